@@ -1,0 +1,42 @@
+// Reading and writing fabrics: ibnetdiscover output, ibsim net files and
+// opensm-subnet.lst, detected from the content. Errors are thrown as
+// InputError whose what() reads "FILE:LINE: what is wrong".
+#pragma once
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "fabric/fabric.h"
+
+namespace psssp {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& source, std::size_t line, const std::string& message);
+  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+};
+
+enum class FabricFormat { ibnetdiscover, ibsim_net, subnet_lst };
+std::string_view format_name(FabricFormat format);
+
+// Detects the format from the content; throws InputError if none fits.
+FabricFormat detect_fabric_format(std::string_view content, const std::string& source);
+
+// Parses and indexes a fabric. `source` names the input in messages.
+Fabric parse_fabric(std::string_view content, const std::string& source);
+Fabric read_fabric(const std::string& path);  // reads the file, then parse_fabric
+
+// Replaces LIDs from an opensm-subnet.lst or a guid2lid file ("0xGUID LID LID"
+// per line, as OpenSM's cache writes it), matched by port GUID, then re-indexes.
+void apply_lid_file(Fabric& fabric, const std::string& path);
+
+// Writes an ibsim net file that ibsim loads and that reads back into the same
+// switches, CAs and cables.
+void write_ibsim_net(std::ostream& out, const Fabric& fabric);
+
+// Reads a whole file into a string; throws InputError naming the file.
+std::string read_file(const std::string& path);
+
+}  // namespace psssp

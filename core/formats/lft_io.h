@@ -1,0 +1,27 @@
+// Reading and writing linear forwarding tables: opensm-lfts.dump (also what
+// OpenSM's `file` engine loads) and dump_fts / ibroute output.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+#include "fabric/forwarding_tables.h"
+#include "formats/fabric_io.h"
+
+namespace psssp {
+
+// Parses any supported LFT dump and binds it to the fabric: switches are
+// matched by GUID (DR-path headers by the switch's LID), entries naming a
+// port GUID are remapped to that port's LID in `fabric`. Throws InputError
+// (file:line) for malformed lines, unknown switches, ports beyond the switch.
+ForwardingTables parse_lfts(std::string_view content, const std::string& source,
+                            const Fabric& fabric);
+ForwardingTables read_lfts(const std::string& path, const Fabric& fabric);
+
+// Writes opensm-lfts.dump format: per switch a "Unicast lids [0x0-0xN] of
+// switch Lid L guid 0x... (desc):" header, "0x%04x %03u : (type portguid
+// 0x... lid %u)" entries for every routed LID, and a "N lids in use" footer.
+void write_lfts(std::ostream& out, const Fabric& fabric, const ForwardingTables& lfts);
+
+}  // namespace psssp
