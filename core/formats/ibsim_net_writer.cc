@@ -1,0 +1,124 @@
+// ibsim net file writer. ibsim (sim_net.c) takes node GUIDs from
+// "switchguid=0x.." / "caguid=0x.." / "rtguid=0x.." lines: each sets the GUID
+// of the next record of that type. A switch's ports all carry the node GUID;
+// CA port p gets node GUID + p. LIDs are not written: the SM assigns them.
+#include <cinttypes>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "fabric_io.h"
+
+namespace psssp {
+namespace {
+
+constexpr std::size_t kIbsimIdMax = 64;  // NODEIDLEN 65 in ibsim, NodeDescription 64 bytes
+
+// ibsim default capacities (ibsim -N/-S/-P raise them).
+constexpr std::size_t kIbsimNodes = 2048, kIbsimSwitches = 256, kIbsimPorts = 13312;
+
+void check_text(const Node& node, const std::string& text, const char* what) {
+  if (text.empty() || text.size() > kIbsimIdMax ||
+      text.find_first_of("\"#@\n") != std::string::npos)
+    throw FabricError("node " + std::string(what) + " \"" + text +
+                      "\" cannot go into an ibsim net file (1-64 characters without \" # @)" +
+                      (what == std::string("name") ? "" : " of \"" + node.name + "\""));
+}
+
+std::string hex(Guid guid) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, guid);
+  return buf;
+}
+
+// ibsim's enabled-width bitmask and enabled-speed values; 0 = leave default.
+int ibsim_width(LinkWidth w) {
+  switch (w) {
+    case LinkWidth::x1:
+      return 1;
+    case LinkWidth::x4:
+      return 2;
+    case LinkWidth::x8:
+      return 4;
+    case LinkWidth::x12:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+int ibsim_speed(LinkSpeed s) {
+  switch (s) {
+    case LinkSpeed::sdr:
+      return 1;
+    case LinkSpeed::ddr:
+      return 2;
+    case LinkSpeed::qdr:
+      return 4;
+    default:  // ibsim 0.10 models no faster speed
+      return 0;
+  }
+}
+
+// Both ends must state the same rate, or ibsim finds no common width/speed.
+LinkRate cable_rate(const Fabric& fabric, PortRef a, PortRef b) {
+  const LinkRate ra = fabric.port(a).rate, rb = fabric.port(b).rate;
+  const bool a_first = a.node < b.node || (a.node == b.node && a.port < b.port);
+  const LinkRate& first = a_first ? ra : rb;
+  const LinkRate& second = a_first ? rb : ra;
+  return first != LinkRate{} ? first : second;
+}
+
+void write_record(std::ostream& out, const Fabric& fabric, NodeId id) {
+  const Node& node = fabric.node(id);
+  check_text(node, node.name, "name");
+  if (!node.description.empty()) check_text(node, node.description, "description");
+  const char* guid_key = node.type == NodeType::switch_node ? "switchguid"
+                         : node.type == NodeType::ca        ? "caguid"
+                                                            : "rtguid";
+  if (node.guid != 0) out << guid_key << '=' << hex(node.guid) << '\n';
+  out << node_type_name(node.type) << '\t' << unsigned{node.num_ports()} << " \"" << node.name
+      << '"';
+  if (!node.description.empty()) out << "\t# \"" << node.description << '"';
+  out << '\n';
+  for (PortNum p = 1; p <= node.num_ports(); ++p) {
+    const Port& port = node.ports[p];
+    if (!port.connected()) continue;
+    const Node& far = fabric.node(port.remote.node);
+    out << '[' << unsigned{p} << "]\t\"" << far.name << "\"[" << unsigned{port.remote.port} << ']';
+    const LinkRate rate = cable_rate(fabric, {id, p}, port.remote);
+    if (const int w = ibsim_width(rate.width)) out << "\tw=" << w;
+    if (const int s = ibsim_speed(rate.speed)) out << "\ts=" << s;
+    out << '\n';
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+void write_ibsim_net(std::ostream& out, const Fabric& fabric) {
+  std::size_t switches = 0, ports = 0, cables = 0;
+  NodeId first = kNoNode;  // ibsim attaches clients (the SM) to the first record's port
+  for (NodeId id = 0; id < fabric.node_count(); ++id) {
+    const Node& n = fabric.node(id);
+    switches += n.is_switch();
+    ports += n.ports.size() - (n.is_switch() ? 0 : 1);
+    for (PortNum p = 1; p <= n.num_ports(); ++p) {
+      const PortRef r = n.ports[p].remote;
+      if (!r.valid()) continue;
+      cables += r.node > id || (r.node == id && r.port > p);
+      if (first == kNoNode && n.type == NodeType::ca) first = id;
+    }
+  }
+  out << "# ibsim net file: " << switches << " switches, " << fabric.node_count() - switches
+      << " other nodes, " << cables << " cables\n";
+  if (fabric.node_count() > kIbsimNodes || switches > kIbsimSwitches || ports > kIbsimPorts)
+    out << "# needs: ibsim -N " << fabric.node_count() << " -S " << switches << " -P " << ports
+        << '\n';
+  out << '\n';
+  if (first != kNoNode) write_record(out, fabric, first);
+  for (NodeId id = 0; id < fabric.node_count(); ++id)
+    if (id != first) write_record(out, fabric, id);
+}
+
+}  // namespace psssp

@@ -1,0 +1,49 @@
+// Topology families. Each returns a TopologySpec; build_fabric() makes the
+// Fabric. Arguments are checked; bad ones throw std::invalid_argument.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "topology_spec.h"
+
+namespace psssp::topo {
+
+// Extended generalized fat tree XGFT(h; m1..mh; w1..wh) with w1 = 1: level-i
+// switches have m_i children and w_{i+1} parents; leaves carry m1 hosts.
+// cables[i-1] parallel cables join each level-i switch to each of its parents.
+struct XgftParams {
+  std::vector<unsigned> m;
+  std::vector<unsigned> w;
+  std::vector<unsigned> cables;  // h-1 entries
+  unsigned top_hosts = 0;        // hosts on each top-level switch
+};
+TopologySpec xgft(const XgftParams& p);
+
+// Petrini's k-ary n-tree: k^n hosts, n levels of k^(n-1) switches with 2k ports.
+TopologySpec kary_ntree(unsigned k, unsigned n, unsigned hosts_per_leaf);
+// Two-level fat tree: every leaf reaches every spine over `cables` cables.
+TopologySpec fattree2(unsigned leaves, unsigned hosts_per_leaf, unsigned spines, unsigned cables,
+                      unsigned hosts_per_spine);
+// Three-level fat tree: `pods` pods of leaves and aggregation switches (full
+// bipartite inside a pod); agg a of every pod reaches cores a*K .. a*K+K-1.
+TopologySpec fattree3(unsigned pods, unsigned leaves_per_pod, unsigned hosts_per_leaf,
+                      unsigned aggs_per_pod, unsigned cores_per_agg, unsigned cables,
+                      unsigned hosts_per_core);
+
+// Torus (wrap = true) or mesh of any dimensions; port slots 2i+1 / 2i+2 are
+// the +/- directions of the i-th dimension larger than 1.
+TopologySpec grid(const std::vector<unsigned>& dims, bool wrap, unsigned hosts_per_switch);
+TopologySpec hypercube(unsigned dim, unsigned hosts_per_switch);
+// Dragonfly with a routers per group, p hosts per router, h global links per
+// router and a*h+1 groups, every group pair joined by one global cable.
+TopologySpec dragonfly(unsigned a, unsigned p, unsigned h);
+// HyperX: every dimension is a complete graph, `cables` cables per pair.
+TopologySpec hyperx(const std::vector<unsigned>& dims, unsigned cables, unsigned hosts_per_switch);
+// Kautz graph K(d, n): (d+1)d^n switches, one cable per arc, so 2d switch ports.
+TopologySpec kautz(unsigned degree, unsigned diameter, unsigned hosts_per_switch);
+// Connected simple random d-regular switch graph.
+TopologySpec random_regular(unsigned switches, unsigned degree, unsigned hosts_per_switch,
+                            std::uint64_t seed);
+
+}  // namespace psssp::topo

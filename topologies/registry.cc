@@ -1,0 +1,93 @@
+#include "registry.h"
+
+#include <stdexcept>
+
+#include "families.h"
+
+namespace psssp::topo {
+namespace {
+
+TopologySpec make_kary(Params& p) {
+  const unsigned k = p.get_uint("k", 4);
+  return kary_ntree(k, p.get_uint("n", 2), p.get_uint("hosts-per-switch", k));
+}
+
+TopologySpec make_fattree2(Params& p) {
+  const unsigned leaves = p.get_uint("leaves", 4);
+  const unsigned hosts = p.get_uint("hosts-per-leaf", p.get_uint("hosts-per-switch", 4));
+  return fattree2(leaves, hosts, p.get_uint("spines", 2), p.get_uint("cables", 1),
+                  p.get_uint("hosts-per-spine", 0));
+}
+
+TopologySpec make_fattree3(Params& p) {
+  const unsigned pods = p.get_uint("pods", 2), leaves = p.get_uint("leaves", 2);
+  const unsigned hosts = p.get_uint("hosts-per-leaf", p.get_uint("hosts-per-switch", 2));
+  const unsigned aggs = p.get_uint("aggs", 2), cores = p.get_uint("cores-per-agg", 2);
+  return fattree3(pods, leaves, hosts, aggs, cores, p.get_uint("cables", 1),
+                  p.get_uint("hosts-per-core", 0));
+}
+
+TopologySpec make_torus(Params& p) {
+  return grid(p.get_dims("dims", {4, 4}), true, p.get_uint("hosts-per-switch", 1));
+}
+TopologySpec make_mesh(Params& p) {
+  return grid(p.get_dims("dims", {4, 4}), false, p.get_uint("hosts-per-switch", 1));
+}
+TopologySpec make_hypercube(Params& p) {
+  return hypercube(p.get_uint("dim", 3), p.get_uint("hosts-per-switch", 1));
+}
+
+TopologySpec make_dragonfly(Params& p) {
+  const unsigned a = p.get_uint("a", 4), h = p.get_uint("h", 2);
+  return dragonfly(a, p.get_uint("p", p.get_uint("hosts-per-switch", 2)), h);
+}
+
+TopologySpec make_hyperx(Params& p) {
+  const std::vector<unsigned> dims = p.get_dims("dims", {4, 4});
+  return hyperx(dims, p.get_uint("cables", 1), p.get_uint("hosts-per-switch", 1));
+}
+
+TopologySpec make_kautz(Params& p) {
+  const unsigned d = p.get_uint("degree", 2);
+  return kautz(d, p.get_uint("diameter", 2), p.get_uint("hosts-per-switch", 1));
+}
+
+TopologySpec make_random_regular(Params& p) {
+  const unsigned n = p.get_uint("switches", 16), d = p.get_uint("degree", 4);
+  return random_regular(n, d, p.get_uint("hosts-per-switch", 1), p.get_u64("seed", 1));
+}
+
+}  // namespace
+
+const std::vector<FamilyInfo>& families() {
+  static const std::vector<FamilyInfo> list = {
+      {"kary-ntree", "--k 4 --n 2 [--hosts-per-switch k]", make_kary},
+      {"fattree2", "--leaves 4 --hosts-per-leaf 4 --spines 2 --cables 1 --hosts-per-spine 0",
+       make_fattree2},
+      {"fattree3",
+       "--pods 2 --leaves 2 --hosts-per-leaf 2 --aggs 2 --cores-per-agg 2 --cables 1 "
+       "--hosts-per-core 0",
+       make_fattree3},
+      {"torus", "--dims 4x4 --hosts-per-switch 1", make_torus},
+      {"mesh", "--dims 4x4 --hosts-per-switch 1", make_mesh},
+      {"hypercube", "--dim 3 --hosts-per-switch 1", make_hypercube},
+      {"dragonfly", "--a 4 --p 2 --h 2", make_dragonfly},
+      {"hyperx", "--dims 4x4 --cables 1 --hosts-per-switch 1", make_hyperx},
+      {"kautz", "--degree 2 --diameter 2 --hosts-per-switch 1", make_kautz},
+      {"random-regular", "--switches 16 --degree 4 --hosts-per-switch 1 --seed 1",
+       make_random_regular},
+  };
+  return list;
+}
+
+TopologySpec generate(const std::string& family, Params& params) {
+  for (const FamilyInfo& f : families())
+    if (family == f.name) {
+      TopologySpec spec = f.make(params);
+      params.check_all_used(family);
+      return spec;
+    }
+  throw std::invalid_argument("unknown topology family \"" + family + "\"");
+}
+
+}  // namespace psssp::topo

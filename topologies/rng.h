@@ -1,0 +1,38 @@
+// A seeded random source whose output is the same on every platform:
+// std::uniform_int_distribution and std::shuffle are implementation-defined,
+// so generated fabrics would differ between standard libraries.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace psssp::topo {
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : gen_(seed) {}
+
+  // Uniform in [0, n); n > 0. Rejection sampling avoids modulo bias.
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    std::uint64_t x;
+    do x = gen_();
+    while (x >= limit);
+    return x % n;
+  }
+
+  // Fisher-Yates.
+  template <class T>
+  void shuffle(std::vector<T>& v) {
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(i)]);
+  }
+
+  double unit() { return static_cast<double>(gen_() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::mt19937_64 gen_;
+};
+
+}  // namespace psssp::topo
