@@ -37,8 +37,8 @@ void Fabric::connect(PortRef a, PortRef b, LinkRate rate) {
     if (end.node >= nodes_.size()) throw FabricError("cable to an unknown node");
     Node& n = nodes_[end.node];
     if (end.port < 1 || end.port > n.num_ports())
-      throw FabricError("\"" + n.name + "\" has no port " + std::to_string(end.port) + " (ports 1.." +
-                        std::to_string(n.num_ports()) + ")");
+      throw FabricError("\"" + n.name + "\" has no port " + std::to_string(end.port) +
+                        " (ports 1.." + std::to_string(n.num_ports()) + ")");
     return n.ports[end.port];
   };
   Port& pa = check_end(a);
@@ -47,8 +47,8 @@ void Fabric::connect(PortRef a, PortRef b, LinkRate rate) {
     if (p.remote.valid() && p.remote != want)
       throw FabricError("port " + std::to_string(end.port) + " of \"" + nodes_[end.node].name +
                         "\" is cabled to both \"" + nodes_[p.remote.node].name + "\"[" +
-                        std::to_string(p.remote.port) + "] and \"" + nodes_[want.node].name + "\"[" +
-                        std::to_string(want.port) + "]");
+                        std::to_string(p.remote.port) + "] and \"" + nodes_[want.node].name +
+                        "\"[" + std::to_string(want.port) + "]");
   };
   conflict(a, pa, b);
   conflict(b, pb, a);
@@ -85,7 +85,8 @@ void Fabric::index() {
                         describe_node(*this, by_guid_[n.guid]));
     for (PortNum p = 0; p < n.ports.size(); ++p) {
       const Port& port = n.ports[p];
-      if (port.guid != 0 && (p != 0 || n.is_switch())) by_port_guid_.emplace(port.guid, PortRef{id, p});
+      if (port.guid != 0 && (p != 0 || n.is_switch()))
+        by_port_guid_.emplace(port.guid, PortRef{id, p});
       if (port.lid == 0) continue;
       const unsigned count = port.lid_count();
       if (port.lid + count - 1 > kMaxUnicastLid)
@@ -104,7 +105,8 @@ void Fabric::index() {
       if (n.type == NodeType::ca && p != 0) host_ports_.push_back(PortRef{id, p});
     }
     for (PortNum p = 1; p < n.ports.size(); ++p)
-      if (n.ports[p].remote == PortRef{id, p} || (n.ports[p].remote.node == id && p < n.ports[p].remote.port))
+      if (n.ports[p].remote == PortRef{id, p} ||
+          (n.ports[p].remote.node == id && p < n.ports[p].remote.port))
         warnings.push_back(describe_node(*this, id) + " port " + std::to_string(p) +
                            " is cabled to the same node (port " +
                            std::to_string(n.ports[p].remote.port) + ")");

@@ -17,7 +17,9 @@ class ForwardingTables {
   // Tables for every switch of an indexed fabric, LIDs 0..max_lid, all kNoPath.
   explicit ForwardingTables(const Fabric& fabric);
 
-  bool has_switch(NodeId sw) const { return sw < row_of_node_.size() && row_of_node_[sw] != kNoRow; }
+  bool has_switch(NodeId sw) const {
+    return sw < row_of_node_.size() && row_of_node_[sw] != kNoRow;
+  }
   PortNum get(NodeId sw, Lid lid) const { return table_[offset(sw, lid)]; }
   void set(NodeId sw, Lid lid, PortNum port) { table_[offset(sw, lid)] = port; }
   // The whole row of a switch: row(sw)[lid] for lid < lid_count().

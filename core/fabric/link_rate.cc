@@ -56,7 +56,8 @@ std::optional<LinkRate> LinkRate::parse(std::string_view text) {
   if (x == std::string_view::npos || x == 0) return std::nullopt;
   int w = 0;
   const auto width_text = text.substr(0, x);
-  const auto [end, ec] = std::from_chars(width_text.data(), width_text.data() + width_text.size(), w);
+  const auto [end, ec] =
+      std::from_chars(width_text.data(), width_text.data() + width_text.size(), w);
   if (ec != std::errc() || end != width_text.data() + width_text.size() || !valid_width(w))
     return std::nullopt;
   const auto speed = parse_speed(text.substr(x + 1));

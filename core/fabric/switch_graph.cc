@@ -22,7 +22,8 @@ SwitchView make_switch_view(const Fabric& fabric) {
       const std::uint32_t target = view.vertex_of[port.remote.node];
       if (target == kNoVertex) continue;
       ends.emplace_back(v, target);
-      props.push_back(SwitchEdge{p, port.remote.port, fabric.channel(PortRef{id, p}), port.rate.gbps()});
+      props.push_back(
+          SwitchEdge{p, port.remote.port, fabric.channel(PortRef{id, p}), port.rate.gbps()});
     }
   }
   view.graph = SwitchGraph(boost::edges_are_sorted, ends.begin(), ends.end(), props.begin(),

@@ -11,10 +11,10 @@
 namespace psssp {
 
 struct SwitchEdge {
-  PortNum out_port = 0;    // port on the source switch
-  PortNum in_port = 0;     // port on the target switch
-  ChannelId channel = 0;   // the fabric channel leaving out_port
-  double capacity = 0.0;   // Gb/s of the cable
+  PortNum out_port = 0;   // port on the source switch
+  PortNum in_port = 0;    // port on the target switch
+  ChannelId channel = 0;  // the fabric channel leaving out_port
+  double capacity = 0.0;  // Gb/s of the cable
 };
 
 using SwitchGraph =
@@ -24,8 +24,8 @@ constexpr std::uint32_t kNoVertex = 0xFFFFFFFFu;
 
 struct SwitchView {
   SwitchGraph graph;
-  std::vector<NodeId> node_of_vertex;     // vertex -> switch NodeId (fabric switch order)
-  std::vector<std::uint32_t> vertex_of;   // NodeId -> vertex, kNoVertex for non-switches
+  std::vector<NodeId> node_of_vertex;    // vertex -> switch NodeId (fabric switch order)
+  std::vector<std::uint32_t> vertex_of;  // NodeId -> vertex, kNoVertex for non-switches
 };
 
 // Edges leave each switch in increasing port order, so iteration order (and

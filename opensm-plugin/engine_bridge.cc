@@ -1,0 +1,171 @@
+// C entry points of the psssp engine: a subnet snapshot built node by node
+// from OpenSM's tables, routed by the same core as `psssp-sim route`.
+#include "engine_bridge.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "fabric/fabric.h"
+#include "formats/guid_list.h"
+#include "plugin_options.h"
+#include "routing/psssp_routing.h"
+
+struct psssp_engine {
+  psssp::PluginOptions options;
+  std::string description;
+  std::string error;
+  psssp::Fabric fabric;
+  psssp::RoutingResult result;
+  bool routed = false;
+};
+
+namespace {
+
+// Runs `body`, turning any exception into an error code and a message, so
+// nothing propagates into OpenSM's C code.
+template <typename Body>
+int guarded(psssp_engine* e, Body&& body) {
+  try {
+    body();
+    return 0;
+  } catch (const std::bad_alloc&) {
+    e->error = "out of memory";
+  } catch (const std::exception& ex) {
+    e->error = ex.what();
+  } catch (...) {
+    e->error = "unknown internal error";
+  }
+  return -1;
+}
+
+}  // namespace
+
+extern "C" {
+
+psssp_engine_t* psssp_engine_new(const char* options, char* err, size_t err_len) {
+  try {
+    auto* e = new psssp_engine;
+    try {
+      e->options = psssp::parse_plugin_options(options ? options : "");
+      e->description = psssp::describe(e->options);
+      return e;
+    } catch (...) {
+      delete e;
+      throw;
+    }
+  } catch (const std::exception& ex) {
+    if (err && err_len) std::snprintf(err, err_len, "%s", ex.what());
+  } catch (...) {
+    if (err && err_len) std::snprintf(err, err_len, "unknown internal error");
+  }
+  return nullptr;
+}
+
+void psssp_engine_free(psssp_engine_t* engine) { delete engine; }
+
+const char* psssp_engine_describe(const psssp_engine_t* engine) {
+  return engine->description.c_str();
+}
+
+const char* psssp_engine_error(const psssp_engine_t* engine) { return engine->error.c_str(); }
+
+void psssp_engine_begin(psssp_engine_t* e) {
+  e->fabric = psssp::Fabric();
+  e->result = psssp::RoutingResult();
+  e->routed = false;
+  e->error.clear();
+}
+
+uint32_t psssp_engine_add_node(psssp_engine_t* e, int kind, uint64_t guid, const char* description,
+                               unsigned num_ports) {
+  uint32_t id = UINT32_MAX;
+  guarded(e, [&] {
+    const auto type = kind == PSSSP_NODE_SWITCH   ? psssp::NodeType::switch_node
+                      : kind == PSSSP_NODE_ROUTER ? psssp::NodeType::router
+                                                  : psssp::NodeType::ca;
+    char name[24];
+    std::snprintf(name, sizeof name, "0x%016llx", static_cast<unsigned long long>(guid));
+    if (num_ports > psssp::kMaxPorts)
+      throw psssp::FabricError(std::string(name) + ": too many ports");
+    id = e->fabric.add_node(type, name, static_cast<psssp::PortNum>(num_ports));
+    psssp::Node& n = e->fabric.node(id);
+    n.guid = guid;
+    n.description = description ? description : "";
+  });
+  return id;
+}
+
+int psssp_engine_set_port(psssp_engine_t* e, uint32_t node, unsigned port, uint64_t guid,
+                          uint16_t lid, uint8_t lmc, unsigned width, int speed, int healthy) {
+  return guarded(e, [&] {
+    psssp::Port& p = e->fabric.port(psssp::PortRef{node, static_cast<psssp::PortNum>(port)});
+    p.guid = guid;
+    p.lid = lid;
+    p.lmc = lmc;
+    p.rate.width = static_cast<psssp::LinkWidth>(width);
+    p.rate.speed = static_cast<psssp::LinkSpeed>(speed);
+    p.healthy = healthy != 0;
+  });
+}
+
+int psssp_engine_connect(psssp_engine_t* e, uint32_t node, unsigned port, uint32_t remote_node,
+                         unsigned remote_port) {
+  return guarded(e, [&] {
+    const psssp::PortRef a{node, static_cast<psssp::PortNum>(port)};
+    const psssp::PortRef b{remote_node, static_cast<psssp::PortNum>(remote_port)};
+    // connect() would overwrite the rates with {}: keep what set_port stored.
+    const psssp::LinkRate rate = e->fabric.port(a).rate;
+    e->fabric.connect(a, b, rate);
+    // A link is only as healthy as its worse end.
+    const bool healthy = e->fabric.port(a).healthy && e->fabric.port(b).healthy;
+    e->fabric.port(a).healthy = e->fabric.port(b).healthy = healthy;
+  });
+}
+
+int psssp_engine_route(psssp_engine_t* e, struct psssp_route_stats* stats) {
+  return guarded(e, [&] {
+    e->fabric.index();
+    psssp::RoutingOptions routing = e->options.routing;
+    if (!e->options.guid_file.empty())
+      routing.guid_list = psssp::read_guid_list(e->options.guid_file);
+    e->result = psssp::route_psssp(e->fabric, routing);
+    e->routed = true;
+    if (!stats) return;
+    std::memset(stats, 0, sizeof *stats);
+    stats->switches = static_cast<unsigned>(e->fabric.switches().size());
+    stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
+    stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
+    stats->lids = static_cast<unsigned>(e->fabric.max_lid());
+    stats->seconds = e->result.seconds;
+    stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
+    // Load statistics over the switch-to-switch channels that exist.
+    double sum = 0;
+    unsigned count = 0;
+    for (const psssp::NodeId sw : e->fabric.switches()) {
+      const psssp::Node& n = e->fabric.node(sw);
+      for (psssp::PortNum p = 1; p < n.ports.size(); ++p) {
+        const psssp::Port& port = n.ports[p];
+        if (!port.usable() || !e->fabric.node(port.remote.node).is_switch()) continue;
+        const psssp::ChannelId c = e->fabric.channel(psssp::PortRef{sw, p});
+        const double load = c < e->result.channel_load.size() ? e->result.channel_load[c] : 0.0;
+        sum += load;
+        ++count;
+        if (load > stats->max_load) stats->max_load = load;
+      }
+    }
+    stats->mean_load = count ? sum / count : 0.0;
+  });
+}
+
+int psssp_engine_copy_lft(const psssp_engine_t* e, uint32_t node, uint8_t* lft, size_t lid_count) {
+  if (!e->routed || !e->result.lfts.has_switch(node)) return -1;
+  const size_t have = e->result.lfts.lid_count();
+  const psssp::PortNum* row = e->result.lfts.row(node);
+  for (size_t lid = 0; lid < lid_count; ++lid) lft[lid] = lid < have ? row[lid] : psssp::kNoPath;
+  return 0;
+}
+
+}  // extern "C"

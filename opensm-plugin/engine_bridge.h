@@ -1,0 +1,68 @@
+/* The narrow C interface between OpenSM's C world and the C++ routing core.
+ * OpenSM's headers cannot be compiled as C++ (a struct member is named
+ * `delete`), so the plugin glue is C and everything else sits behind these
+ * functions. None of them throws or aborts: failures return an error code
+ * and leave a message in the engine (psssp_engine_error). */
+#ifndef PSSSP_ENGINE_BRIDGE_H
+#define PSSSP_ENGINE_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct psssp_engine psssp_engine_t;
+
+enum psssp_node_kind { PSSSP_NODE_SWITCH = 0, PSSSP_NODE_CA = 1, PSSSP_NODE_ROUTER = 2 };
+
+/* Link speeds in the order of psssp::LinkSpeed. */
+enum psssp_speed {
+  PSSSP_SPEED_UNKNOWN = 0,
+  PSSSP_SPEED_SDR,
+  PSSSP_SPEED_DDR,
+  PSSSP_SPEED_QDR,
+  PSSSP_SPEED_FDR10,
+  PSSSP_SPEED_FDR,
+  PSSSP_SPEED_EDR,
+  PSSSP_SPEED_HDR,
+  PSSSP_SPEED_NDR
+};
+
+struct psssp_route_stats {
+  unsigned switches, cas, host_ports, lids;
+  double seconds;             /* routing computation only */
+  double max_load, mean_load; /* routes per switch-to-switch channel */
+  unsigned unreachable;       /* destinations some switch cannot reach */
+};
+
+/* Parses `options` (event_plugin_options text). Returns NULL and writes a
+ * message to `err` when an option is unknown or malformed. */
+psssp_engine_t *psssp_engine_new(const char *options, char *err, size_t err_len);
+void psssp_engine_free(psssp_engine_t *engine);
+/* One line describing the effective options, for the log. */
+const char *psssp_engine_describe(const psssp_engine_t *engine);
+const char *psssp_engine_error(const psssp_engine_t *engine);
+
+/* Subnet snapshot: rebuilt from scratch at every sweep (begin clears all). */
+void psssp_engine_begin(psssp_engine_t *engine);
+/* Returns the node's index, or UINT32_MAX on failure. */
+uint32_t psssp_engine_add_node(psssp_engine_t *engine, int kind, uint64_t guid,
+                               const char *description, unsigned num_ports);
+int psssp_engine_set_port(psssp_engine_t *engine, uint32_t node, unsigned port, uint64_t guid,
+                          uint16_t lid, uint8_t lmc, unsigned width, int speed, int healthy);
+int psssp_engine_connect(psssp_engine_t *engine, uint32_t node, unsigned port, uint32_t remote_node,
+                         unsigned remote_port);
+
+/* Routes the snapshot. 0 on success; negative with psssp_engine_error set. */
+int psssp_engine_route(psssp_engine_t *engine, struct psssp_route_stats *stats);
+/* Copies a routed switch's LFT for LIDs 0..lid_count-1 (kNoPath = 0xFF). */
+int psssp_engine_copy_lft(const psssp_engine_t *engine, uint32_t node, uint8_t *lft,
+                          size_t lid_count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+// The psssp engine's options, as admins write them in opensm.conf's
+// event_plugin_options: space- or comma-separated `key` or `key=value`.
+#pragma once
+
+#include <string>
+
+#include "routing/psssp_routing.h"
+
+namespace psssp {
+
+struct PluginOptions {
+  RoutingOptions routing;
+  std::string guid_file;  // read at every sweep, so edits apply on re-sweep
+};
+
+// Throws std::invalid_argument naming the offending option.
+PluginOptions parse_plugin_options(const std::string& text);
+// The effective options, one line, for the OpenSM log.
+std::string describe(const PluginOptions& options);
+
+}  // namespace psssp

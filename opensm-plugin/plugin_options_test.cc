@@ -1,0 +1,77 @@
+#include "plugin_options.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "engine_bridge.h"
+
+namespace psssp {
+namespace {
+
+TEST(PluginOptions, DefaultsAreMinimalSingleThreaded) {
+  const PluginOptions o = parse_plugin_options("");
+  EXPECT_TRUE(o.routing.minimal);
+  EXPECT_FALSE(o.routing.capacity_weights);
+  EXPECT_EQ(o.routing.threads, 1u);
+  EXPECT_EQ(describe(o), "minimal threads=1");
+}
+
+TEST(PluginOptions, ParsesEveryOption) {
+  const PluginOptions o = parse_plugin_options(
+      "nonminimal, max_extra_hops=3 capacity switch_load threads=2 guid_file=/etc/cn "
+      "guid_mode=only");
+  EXPECT_FALSE(o.routing.minimal);
+  EXPECT_EQ(o.routing.max_extra_hops, 3u);
+  EXPECT_TRUE(o.routing.capacity_weights);
+  EXPECT_TRUE(o.routing.switch_lids_load);
+  EXPECT_EQ(o.routing.threads, 2u);
+  EXPECT_EQ(o.guid_file, "/etc/cn");
+  EXPECT_EQ(o.routing.guid_list_mode, RoutingOptions::GuidListMode::only);
+  EXPECT_EQ(describe(o),
+            "nonminimal max_extra_hops=3 capacity switch_load threads=2 guid_file=/etc/cn "
+            "guid_mode=only");
+}
+
+void expect_rejected(const std::string& text, const std::string& fragment) {
+  try {
+    parse_plugin_options(text);
+    FAIL() << "accepted '" << text << "'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(PluginOptions, RejectsWithAClearMessage) {
+  expect_rejected("fastest", "unknown option 'fastest'");
+  expect_rejected("threads=0", "'threads' needs a whole number in 1..256, got '0'");
+  expect_rejected("threads=two", "got 'two'");
+  expect_rejected("threads", "'threads' needs a value");
+  expect_rejected("capacity=yes", "'capacity' takes no value");
+  expect_rejected("guid_mode=first", "'priority' or 'only'");
+}
+
+TEST(EngineBridge, BadOptionsGiveNoEngineAndAMessage) {
+  char err[256] = "";
+  EXPECT_EQ(psssp_engine_new("vls=x9 bogus", err, sizeof err), nullptr);
+  EXPECT_NE(std::string(err).find("unknown option"), std::string::npos) << err;
+}
+
+TEST(EngineBridge, InconsistentSnapshotIsAnErrorNotACrash) {
+  char err[256] = "";
+  psssp_engine_t* e = psssp_engine_new("", err, sizeof err);
+  ASSERT_NE(e, nullptr);
+  psssp_engine_begin(e);
+  const uint32_t sw = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10, "sw", 4);
+  const uint32_t ca = psssp_engine_add_node(e, PSSSP_NODE_CA, 0x20, "ca", 1);
+  EXPECT_EQ(psssp_engine_add_node(e, PSSSP_NODE_CA, 0x30, "big", 300), UINT32_MAX);
+  EXPECT_EQ(psssp_engine_connect(e, sw, 9, ca, 1), -1);  // no port 9
+  EXPECT_NE(std::string(psssp_engine_error(e)).find("no port 9"), std::string::npos);
+  EXPECT_EQ(psssp_engine_set_port(e, ca, 7, 0x21, 2, 0, 4, PSSSP_SPEED_QDR, 1), -1);
+  uint8_t row[4];
+  EXPECT_EQ(psssp_engine_copy_lft(e, sw, row, 4), -1);  // not routed yet
+  psssp_engine_free(e);
+}
+
+}  // namespace
+}  // namespace psssp

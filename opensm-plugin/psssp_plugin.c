@@ -1,0 +1,116 @@
+/* libpsssp.so: an OpenSM event plugin whose only job is to register the
+ * `psssp` routing engine. OpenSM dlopen()s it for `event_plugin_name psssp`
+ * and calls create() before it sets up routing engines, so `routing_engine
+ * psssp` (or -R psssp) then finds the engine. */
+
+/* Must come first: it defines the options that change OpenSM's struct layouts. */
+#include <complib/cl_qmap.h>
+#include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_version.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_bridge.h"
+#include "subnet_snapshot.h"
+
+struct psssp_plugin {
+  osm_opensm_t *osm;
+  psssp_engine_t *engine; /* NULL when the options were rejected */
+  char option_error[512];
+  external_routing_engine_module_t module;
+};
+
+static int build_fwd_tables(void *context) {
+  struct psssp_plugin *plugin = context;
+  osm_log_t *log = &plugin->osm->log;
+  struct psssp_route_stats stats;
+
+  if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
+  if (psssp_engine_route(plugin->engine, &stats) != 0) {
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS02: psssp routing failed: %s\n",
+            psssp_engine_error(plugin->engine));
+    return -1;
+  }
+  if (stats.unreachable)
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: %u destinations are unreachable from part of the fabric "
+            "(disconnected components); their LFT entries stay empty\n",
+            stats.unreachable);
+  if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
+  OSM_LOG(log, OSM_LOG_INFO,
+          "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
+          "switch link load max %.0f mean %.1f routes\n",
+          stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
+          stats.mean_load);
+  return 0;
+}
+
+static void destroy_engine(void *context) {
+  (void)context; /* the plugin owns its state; delete_plugin frees it */
+}
+
+static int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm) {
+  struct psssp_plugin *plugin = re->context;
+
+  if (!plugin->engine) {
+    OSM_LOG(&osm->log, OSM_LOG_ERROR,
+            "ERR PS01: psssp refuses to set up: bad event_plugin_options: %s\n",
+            plugin->option_error);
+    return -1;
+  }
+  OSM_LOG(&osm->log, OSM_LOG_INFO, "psssp routing engine set up (%s)\n",
+          psssp_engine_describe(plugin->engine));
+  /* build_lid_matrices stays NULL: OpenSM then builds its min-hop matrices,
+   * which multicast routing and the opensm.fdbs dump rely on. */
+  re->ucast_build_fwd_tables = build_fwd_tables;
+  re->destroy = destroy_engine;
+  return 0;
+}
+
+static void *create_plugin(struct osm_opensm *osm) {
+  struct psssp_plugin *plugin = calloc(1, sizeof(*plugin));
+  const char *options = osm->subn.opt.event_plugin_options;
+
+  if (!plugin) {
+    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
+    return NULL;
+  }
+  plugin->osm = osm;
+  plugin->engine = psssp_engine_new(options, plugin->option_error, sizeof(plugin->option_error));
+  /* Register even with bad options: setup then logs why it refuses, at the
+   * moment OpenSM chooses engines, and OpenSM falls back. */
+  plugin->module.name = "psssp";
+  plugin->module.setup = setup_engine;
+  plugin->module.context = plugin;
+  if (osm_register_external_routing_engine(osm, &plugin->module, plugin) != 0) {
+    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR PS03: psssp: cannot register the routing engine\n");
+    psssp_engine_free(plugin->engine);
+    free(plugin);
+    return NULL;
+  }
+  return plugin;
+}
+
+static void delete_plugin(void *data) {
+  struct psssp_plugin *plugin = data;
+
+  if (!plugin) return;
+  psssp_engine_free(plugin->engine);
+  free(plugin);
+}
+
+static void report_event(void *data, osm_epi_event_id_t event_id, void *event_data) {
+  (void)data;
+  (void)event_id;
+  (void)event_data;
+}
+
+osm_event_plugin_t osm_event_plugin = {
+    .osm_version = OSM_VERSION,
+    .create = create_plugin,
+    .delete = delete_plugin,
+    .report = report_event,
+};

@@ -1,0 +1,20 @@
+/* Copying OpenSM's subnet into the engine, and the routed LFTs back. */
+#ifndef PSSSP_SUBNET_SNAPSHOT_H
+#define PSSSP_SUBNET_SNAPSHOT_H
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_subnet.h>
+
+#include "engine_bridge.h"
+
+/* Rebuilds the engine's fabric from `subn`: nodes in node-GUID order (the
+ * same order `psssp-sim route` uses for files), ports with LIDs, LMC, width,
+ * speed and health, and cables. 0 on success; logs and returns -1 on failure. */
+int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log);
+
+/* Writes every switch's new_lft from the routed engine. Checks all switches
+ * first, so a failure leaves every table untouched. */
+int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log);
+
+#endif
