@@ -1,0 +1,152 @@
+"""The psssp plugin inside the real /usr/sbin/opensm, on fabrics emulated by
+ibsim; the tables are read back from the emulated switches with dump_fts and
+checked by psssp-sim."""
+
+import os
+
+import pytest
+
+from ibsim_session import IbsimFabric
+from psssp_tools import binary, generate, plugin_env, psssp_conf, run
+
+CONFIGURED = "psssp tables configured on all switches"
+
+FABRICS = {
+    "fattree2": ("fattree2", "--leaves", 4, "--hosts-per-leaf", 4, "--spines", 2, "--cables", 2),
+    "kary-3tree": ("kary-ntree", "--k", 4, "--n", 3),
+    "oversubscribed-hosts-on-spines": ("fattree2", "--leaves", 4, "--hosts-per-leaf", 6,
+                                       "--spines", 2, "--hosts-per-spine", 2),
+    "torus": ("torus", "--dims", "4x4", "--hosts-per-switch", 2),
+    "dragonfly": ("dragonfly", "--a", 4, "--p", 2, "--h", 2),
+    "random": ("random-regular", "--switches", 16, "--degree", 4, "--hosts-per-switch", 2,
+               "--seed", 7),
+    "dual-port": ("kary-ntree", "--k", 4, "--n", 2, "--dual-port"),
+    "failed-cables": ("kary-ntree", "--k", 4, "--n", 3, "--fail", "0.1", "--seed", 3),
+}
+
+
+def route_with_plugin(fabric, options="", args=()):
+    run_ = fabric.run_opensm(list(args), conf=psssp_conf(options), env_extra=plugin_env())
+    assert run_.returncode == 0, run_.log[-3000:]
+    return run_
+
+
+def check_tables(tmp_path, fabric, name="fts"):
+    """dump_fts from the emulated switches must pass psssp-sim check."""
+    fts = tmp_path / (name + ".dump")
+    fts.write_text(fabric.dump_fts())
+    topo = tmp_path / (name + ".topo")
+    topo.write_text(fabric.ibnetdiscover())
+    result = run([binary("psssp-sim"), "check", topo, "--routes", fts], check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return topo, fts, result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(FABRICS))
+def test_plugin_routes_pass_check(tmp_path, name):
+    net = generate(FABRICS[name][0], str(tmp_path / "fabric.net"), *FABRICS[name][1:])
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric)
+        assert CONFIGURED in osm.log, osm.log[-3000:]
+        assert "psssp: routed" in osm.log
+        check_tables(tmp_path, fabric)
+
+
+def test_plugin_with_lmc2_routes_every_lid(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric, args=["-l", "2"])
+        assert CONFIGURED in osm.log
+        _, fts, _ = check_tables(tmp_path, fabric)
+    # With LMC 2 a port's LIDs are an aligned block of 4. Each LID gets its own
+    # search, so somewhere the 4 paths to a host must leave by different ports.
+    ports_per_block = {}
+    for (guid, lid), port in _entries(fts.read_text()).items():
+        ports_per_block.setdefault((guid, lid // 4), set()).add(port)
+    assert max(len(p) for p in ports_per_block.values()) >= 2
+
+
+def test_programmed_tables_equal_offline_route(tmp_path):
+    net = generate("fattree2", str(tmp_path / "fabric.net"), "--leaves", 4, "--hosts-per-leaf",
+                   3, "--spines", 3)
+    with IbsimFabric(net, tmp_path) as fabric:
+        route_with_plugin(fabric)
+        topo, fts, _ = check_tables(tmp_path, fabric)
+    offline = tmp_path / "offline.dump"
+    run([binary("psssp-sim"), "route", topo, "-o", offline])
+    programmed = _entries(fts.read_text())
+    assert programmed, "dump_fts returned no entries"
+    assert _entries(offline.read_text()) == programmed
+
+
+def test_bad_options_fall_back_and_subnet_comes_up(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric, options="threads=lots")
+        assert "ERR PS01: psssp refuses to set up: bad event_plugin_options: option 'threads'" \
+            in osm.log, osm.log[-3000:]
+        assert osm.subnet_up
+        assert CONFIGURED not in osm.log
+        assert "minhop tables configured on all switches" in osm.log
+        check_tables(tmp_path, fabric)
+
+
+def test_link_failure_and_recovery_reroute(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 2)
+    with IbsimFabric(net, tmp_path, console=True) as fabric:
+        sm = fabric.start_opensm(conf=psssp_conf(), env_extra=plugin_env())
+        sm.wait_for_log(CONFIGURED)
+        check_tables(tmp_path, fabric, "before")
+        # Take a leaf-to-spine cable down; OpenSM sees the trap/sweep and re-routes.
+        leaf, port = _first_switch_uplink(net)
+        fabric.console('Unlink "%s"[%d]' % (leaf, port))
+        sm.wait_for_log(CONFIGURED, count=2, timeout=120)
+        topo, fts, _ = check_tables(tmp_path, fabric, "down")
+        assert _port_unused(fts.read_text(), leaf, port), "a route still uses the dead cable"
+        fabric.console('ReLink "%s"[%d]' % (leaf, port))
+        sm.wait_for_log(CONFIGURED, count=3, timeout=120)
+        check_tables(tmp_path, fabric, "up")
+
+
+def _entries(dump_text):
+    """{(switch GUID, LID): port} from dump_fts or opensm-lfts.dump text."""
+    entries, guid = {}, None
+    for line in dump_text.splitlines():
+        if line.startswith("Unicast lids"):
+            guid = int(line.split(" guid ")[1].split()[0], 16)
+        elif guid is not None and line.startswith("0x"):
+            lid, port = line.split()[:2]
+            entries[(guid, int(lid, 16))] = int(port)
+    return entries
+
+
+def _first_switch_uplink(net_path):
+    """(switch name, port) of the first switch-to-switch cable in a net file."""
+    switch = None
+    for line in open(net_path):
+        line = line.strip()
+        if line.startswith("Switch"):
+            switch = line.split('"')[1]
+        elif switch and line.startswith("[") and '"' in line:
+            remote = line.split('"')[1]
+            if _is_switch(net_path, remote):
+                return switch, int(line[1:line.index("]")])
+        elif not line:
+            switch = None
+    raise AssertionError("no switch-to-switch cable in " + net_path)
+
+
+def _is_switch(net_path, name):
+    return any(l.startswith("Switch") and ('"%s"' % name) in l for l in open(net_path))
+
+
+def _port_unused(dump_text, switch_name, port):
+    """True if no LFT entry of the named switch points at `port`."""
+    block = None
+    for line in dump_text.splitlines():
+        if line.startswith("Unicast lids"):
+            block = "'%s'" % switch_name in line or "(%s)" % switch_name in line
+        elif block and line.startswith("0x"):
+            if int(line.split()[1]) == port:
+                return False
+    return True
