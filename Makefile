@@ -46,11 +46,15 @@ integration-test: build
 
 test: unit-test asan-test fuzz-smoke integration-test
 
+DEMO_TOPOLOGY ?= random-regular --switches 24 --degree 5 --hosts-per-switch 4 --seed 3
+DEMO_RUNS ?= 1000
 demo: build
-	$(PYTHON) scripts/demo.py --build $(BUILD)
+	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) scripts/compare-engines --topology "$(DEMO_TOPOLOGY)" --runs $(DEMO_RUNS) --out demo-out
 
+# Puts libpsssp.so where OpenSM's dlopen() finds it and refreshes the linker cache.
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	-ldconfig
 
 format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
