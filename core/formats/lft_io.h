@@ -19,9 +19,11 @@ ForwardingTables parse_lfts(std::string_view content, const std::string& source,
                             const Fabric& fabric);
 ForwardingTables read_lfts(const std::string& path, const Fabric& fabric);
 
-// Writes opensm-lfts.dump format: per switch a "Unicast lids [0x0-0xN] of
-// switch Lid L guid 0x... (desc):" header, "0x%04x %03u : (type portguid
-// 0x... lid %u)" entries for every routed LID, and a "N lids in use" footer.
+// Writes opensm-lfts.dump format exactly as OpenSM 3.3 does: switches in
+// ascending GUID order, each a "Unicast lids [0-MAX] of switch Lid L guid
+// 0x%016x ('desc'):" header, "0x%04x %03u # Channel Adapter portguid
+// 0x%016x: 'desc'" entries for every routed LID ("unknown node and type" for
+// a LID no port owns), and a "MAX lids dumped" footer (MAX = highest LID).
 void write_lfts(std::ostream& out, const Fabric& fabric, const ForwardingTables& lfts);
 
 }  // namespace psssp

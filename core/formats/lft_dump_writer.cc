@@ -1,0 +1,65 @@
+// Writer of opensm-lfts.dump, byte for byte as OpenSM 3.3's dump_ucast_lfts
+// prints it (switches in ascending GUID order, as its switch table iterates),
+// so that `opensm -R file -U FILE` loads it and entries carry port GUIDs.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <ostream>
+
+#include "formats/lft_io.h"
+
+namespace psssp {
+namespace {
+
+const char* type_string(NodeType type) {
+  switch (type) {
+    case NodeType::switch_node:
+      return "Switch";
+    case NodeType::ca:
+      return "Channel Adapter";
+    case NodeType::router:
+      return "Router";
+  }
+  return "Unknown";
+}
+
+const std::string& print_desc(const Node& n) {
+  return n.description.empty() ? n.name : n.description;
+}
+
+}  // namespace
+
+void write_lfts(std::ostream& out, const Fabric& fabric, const ForwardingTables& lfts) {
+  std::vector<NodeId> switches(fabric.switches());
+  std::sort(switches.begin(), switches.end(),
+            [&](NodeId a, NodeId b) { return fabric.node(a).guid < fabric.node(b).guid; });
+  const unsigned max_lid = fabric.max_lid();
+  char buf[96];
+  for (const NodeId sw : switches) {
+    const Node& n = fabric.node(sw);
+    std::snprintf(buf, sizeof buf, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64,
+                  max_lid, static_cast<unsigned>(n.ports[0].lid), n.guid);
+    out << buf << " ('" << print_desc(n) << "'):\n";
+    for (unsigned lid = 0; lid <= max_lid; ++lid) {
+      const PortNum port = lfts.has_switch(sw) && lid < lfts.lid_count()
+                               ? lfts.get(sw, static_cast<Lid>(lid))
+                               : kNoPath;
+      if (port > n.num_ports()) continue;  // OpenSM skips unrouted LIDs (OSM_NO_PATH)
+      std::snprintf(buf, sizeof buf, "0x%04x %03u # ", lid, static_cast<unsigned>(port));
+      out << buf;
+      const PortRef dest = fabric.port_of_lid(static_cast<Lid>(lid));
+      if (dest.valid()) {
+        const Node& d = fabric.node(dest.node);
+        std::snprintf(buf, sizeof buf, "%s portguid 0x%016" PRIx64 ": '", type_string(d.type),
+                      fabric.port(dest).guid);
+        out << buf << print_desc(d) << "'";
+      } else {
+        out << "unknown node and type";
+      }
+      out << '\n';
+    }
+    out << max_lid << " lids dumped\n";
+  }
+}
+
+}  // namespace psssp
