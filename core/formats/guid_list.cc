@@ -15,12 +15,9 @@ std::vector<Guid> parse_guid_list(std::string_view content, const std::string& s
     std::string_view line = content.substr(0, nl);
     content = nl == std::string_view::npos ? std::string_view{} : content.substr(nl + 1);
     ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos)
-      line = line.substr(0, hash);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())))
-      line.remove_prefix(1);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
-      line.remove_suffix(1);
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
     if (line.empty()) continue;
     std::string_view digits = line;
     if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
