@@ -80,7 +80,7 @@ Fabric build_fabric(const TopologySpec& spec, const BuildOptions& options) {
   }
   for (const Wire& w : wires)
     fabric.connect({static_cast<NodeId>(w.a), static_cast<PortNum>(w.pa)},
-                   {static_cast<NodeId>(w.b), static_cast<PortNum>(w.pb)});
+                   {static_cast<NodeId>(w.b), static_cast<PortNum>(w.pb)}, options.rate);
 
   const PortNum host_port_count = options.dual_port ? 2 : 1;
   std::vector<unsigned> second_next(n, 0);  // next free port-2 slot per switch
@@ -93,11 +93,11 @@ Fabric build_fabric(const TopologySpec& spec, const BuildOptions& options) {
       node.description = name;
       node.guid = node.system_image_guid = host_guid(h);
       for (PortNum p = 1; p <= host_port_count; ++p) node.ports[p].guid = node.guid + p;
-      fabric.connect({id, 1}, {static_cast<NodeId>(i), static_cast<PortNum>(k + 1)});
+      fabric.connect({id, 1}, {static_cast<NodeId>(i), static_cast<PortNum>(k + 1)}, options.rate);
       if (options.dual_port) {
         const std::size_t j = second_of[i];
         const unsigned port = spec.switches[j].hosts + ++second_next[j];
-        fabric.connect({id, 2}, {static_cast<NodeId>(j), static_cast<PortNum>(port)});
+        fabric.connect({id, 2}, {static_cast<NodeId>(j), static_cast<PortNum>(port)}, options.rate);
       }
     }
   fabric.index();

@@ -28,6 +28,9 @@ struct BuildOptions {
   // Each host gets 2 ports: port 1 to its own switch, port 2 to the next
   // host-carrying switch (cyclically; the same switch if there is only one).
   bool dual_port = false;
+  // Every cable's rate. 4xQDR is the fastest ibsim 0.10 emulates, so the
+  // simulated fabric reports the same rate the model assumes.
+  LinkRate rate{LinkWidth::x4, LinkSpeed::qdr};
 };
 
 // Throws std::invalid_argument when a switch would need too many ports or a

@@ -23,6 +23,7 @@ TEST(Builder, GuidsNamesAndPortsFollowTheScheme) {
       if (n.ports[p].connected()) {
         EXPECT_LE(n.ports[p].remote.port, f.node(n.ports[p].remote.node).num_ports());
         EXPECT_EQ(f.port(n.ports[p].remote).remote, (PortRef{id, p}));
+        EXPECT_EQ(n.ports[p].rate.to_string(), "4xQDR");
       }
       if (!n.is_switch()) {
         EXPECT_EQ(n.ports[p].guid, n.guid + p);
@@ -37,7 +38,7 @@ TEST(Builder, GuidsNamesAndPortsFollowTheScheme) {
 }
 
 TEST(Builder, DualPortGoesToTheNextEdgeSwitch) {
-  const Fabric f = build_fabric(fattree2(3, 2, 1, 1, 0), {true});
+  const Fabric f = build_fabric(fattree2(3, 2, 1, 1, 0), test::dual_port());
   EXPECT_EQ(test::count(f).host_cables, 12u);
   for (NodeId id = 0; id < f.node_count(); ++id) {
     const Node& n = f.node(id);
@@ -55,7 +56,7 @@ TEST(Builder, DualPortGoesToTheNextEdgeSwitch) {
 }
 
 TEST(Builder, DualPortSingleSwitchUsesTheSameSwitch) {
-  const Fabric f = build_fabric(kary_ntree(4, 1, 4), {true});
+  const Fabric f = build_fabric(kary_ntree(4, 1, 4), test::dual_port());
   const Node& h = f.node(*f.find_by_name("h-2"));
   EXPECT_EQ(h.ports[1].remote.node, h.ports[2].remote.node);
 }

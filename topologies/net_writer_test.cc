@@ -10,6 +10,7 @@
 #include "formats/fabric_io.h"
 #include "params.h"
 #include "registry.h"
+#include "test_util.h"
 
 namespace psssp::topo {
 namespace {
@@ -60,7 +61,7 @@ std::string net_of(const Fabric& f) {
 TEST(NetWriter, EveryFamilyStartsWithAHostAndHasValidPorts) {
   for (const FamilyInfo& family : families()) {
     Params params;
-    const Fabric f = build_fabric(generate(family.name, params), {true});
+    const Fabric f = build_fabric(generate(family.name, params), test::dual_port());
     const std::vector<Record> records = parse(net_of(f));
     ASSERT_EQ(records.size(), f.node_count()) << family.name;
     EXPECT_EQ(records.front().type, "Ca") << family.name;

@@ -4,9 +4,16 @@
 #include <set>
 #include <utility>
 
+#include "builder.h"
 #include "fabric/fabric.h"
 
 namespace psssp::topo::test {
+
+inline BuildOptions dual_port() {
+  BuildOptions options;
+  options.dual_port = true;
+  return options;
+}
 
 struct Counts {
   std::size_t switches = 0, hosts = 0, switch_cables = 0, host_cables = 0;
