@@ -183,6 +183,7 @@ class IbsimNetReader {
       }
       if (rec.type == NodeType::switch_node) lid_and_lmc(tail, rec.ports[0]);
     }
+    if (rec.description.empty()) rec.description = rec.name;  // ibsim's NodeDescription
     // GUIDs as ibsim hands them out (see the top of this file).
     Guid& next = next_guid_[static_cast<int>(rec.type)];
     rec.guid = next;

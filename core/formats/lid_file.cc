@@ -60,7 +60,8 @@ std::unordered_map<Guid, LidRange> read_subnet_lst_lids(std::string_view content
 
 void apply_lid_file(Fabric& fabric, const std::string& path) {
   const std::string content = read_file(path);
-  const std::string_view first = formats::trim(content.substr(0, content.find('\n')));
+  const std::string first_line = content.substr(0, content.find('\n'));
+  const std::string_view first = formats::trim(first_line);
   const auto lids = formats::starts_with(first, "{") ? read_subnet_lst_lids(content, path)
                                                      : read_guid2lid(content, path);
   // The file is the authority: a LID the fabric file guessed must not clash

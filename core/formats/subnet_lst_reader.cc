@@ -74,7 +74,7 @@ class SubnetLstReader {
     c.skip_space();
     if (!c.consume(name) || !c.consume(':')) error("missing " + std::string(name) + ":");
     const auto v = c.hex_digits(max);
-    if (!v) error("bad " + std::string(name) + " value");
+    if (!v || (!c.at_end() && !is_space(c.peek()))) error("bad " + std::string(name) + " value");
     return *v;
   }
 
