@@ -17,8 +17,8 @@ namespace psssp::topo {
 
 constexpr Guid kSwitchGuidBase = 0x5053570000000000ull;
 constexpr Guid kHostGuidBase = 0x5053480000000000ull;
-// ibsim 0.10 keeps port state for at most this many ports per switch
-// (multicast port masks); OpenSM's own limit is 254.
+// Port numbers 1..254 (255 means "no path" in an LFT); ibsim 0.10 runs
+// 254-port switches (checked with OpenSM and ibnetdiscover).
 constexpr unsigned kMaxSwitchPorts = 254;
 
 inline Guid switch_guid(std::size_t index) { return kSwitchGuidBase + index; }

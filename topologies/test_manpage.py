@@ -1,0 +1,22 @@
+"""psssp-topo(1) renders without groff warnings and names every family the
+binary knows."""
+
+import os
+import re
+import subprocess
+
+from test_roundtrip import TOPO
+
+PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "psssp-topo.1")
+
+
+def test_man_page_renders_and_lists_every_family():
+    proc = subprocess.run(["man", "--warnings", "-l", PAGE], capture_output=True, text=True,
+                          env=dict(os.environ, MANWIDTH="80", MAN_KEEP_FORMATTING="0"))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    text = re.sub(r".\x08", "", proc.stdout).replace("\u2010", "-")
+    usage = subprocess.run([TOPO, "--help"], capture_output=True, text=True, check=True).stdout
+    families = [m.group(1) for m in re.finditer(r"^  ([a-z][a-z0-9-]*) ", usage, re.M)]
+    assert len(families) == 10
+    for family in families:
+        assert re.search(r"^\s+" + re.escape(family) + r"\b", text, re.M), family
