@@ -98,8 +98,14 @@ TEST(NetWriter, RatesGoToBothEnds) {
 
 TEST(NetWriter, RejectsNamesIbsimCannotRead) {
   Fabric f;
-  f.add_node(NodeType::switch_node, "bad#name", 4);
+  const NodeId s = f.add_node(NodeType::switch_node, "sw", 4);
+  f.node(s).description = "MF0;sw#1@rack:SX6036/U1";  // quoted: fine
+  EXPECT_NE(net_of(f).find("Switch\t4 \"sw\"\t# \"MF0;sw#1@rack:SX6036/U1\""), std::string::npos);
+  f.node(s).description = "say \"hi\"";
   EXPECT_THROW(net_of(f), FabricError);
+  Fabric g;
+  g.add_node(NodeType::switch_node, "bad#name", 4);
+  EXPECT_THROW(net_of(g), FabricError);
 }
 
 TEST(NetWriter, AsksForLargerIbsimLimits) {

@@ -17,12 +17,16 @@ constexpr std::size_t kIbsimIdMax = 64;  // NODEIDLEN 65 in ibsim, NodeDescripti
 // ibsim default capacities (ibsim -N/-S/-P raise them).
 constexpr std::size_t kIbsimNodes = 2048, kIbsimSwitches = 256, kIbsimPorts = 13312;
 
-void check_text(const Node& node, const std::string& text, const char* what) {
+// ibsim reserves '#' and '@' in node ids; descriptions are quoted, so only
+// '"' (and line breaks) cannot appear in them.
+void check_text(const Node& node, const std::string& text, bool is_name) {
+  const char* forbidden = is_name ? "\"#@\n\r" : "\"\n\r";
   if (text.empty() || text.size() > kIbsimIdMax ||
-      text.find_first_of("\"#@\n") != std::string::npos)
-    throw FabricError("node " + std::string(what) + " \"" + text +
-                      "\" cannot go into an ibsim net file (1-64 characters without \" # @)" +
-                      (what == std::string("name") ? "" : " of \"" + node.name + "\""));
+      text.find_first_of(forbidden) != std::string::npos)
+    throw FabricError(std::string(is_name ? "node name" : "node description") + " \"" + text +
+                      "\" cannot go into an ibsim net file (1-64 characters, no " +
+                      (is_name ? "\" # @" : "\"") + ")" +
+                      (is_name ? "" : " of \"" + node.name + "\""));
 }
 
 std::string hex(Guid guid) {
@@ -71,8 +75,8 @@ LinkRate cable_rate(const Fabric& fabric, PortRef a, PortRef b) {
 
 void write_record(std::ostream& out, const Fabric& fabric, NodeId id) {
   const Node& node = fabric.node(id);
-  check_text(node, node.name, "name");
-  if (!node.description.empty()) check_text(node, node.description, "description");
+  check_text(node, node.name, true);
+  if (!node.description.empty()) check_text(node, node.description, false);
   const char* guid_key = node.type == NodeType::switch_node ? "switchguid"
                          : node.type == NodeType::ca        ? "caguid"
                                                             : "rtguid";
