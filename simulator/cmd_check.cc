@@ -1,13 +1,155 @@
-// Placeholder until the check command lands.
+// psssp-sim check FABRIC --routes DUMP: trace every host-to-host route.
+#include <chrono>
 #include <cstdio>
+#include <string>
+#include <thread>
 
+#include "cli_args.h"
 #include "commands.h"
+#include "formats/fabric_io.h"
+#include "formats/lft_io.h"
+#include "output_util.h"
+#include "route_checker.h"
 
 namespace psssp::sim {
+namespace {
 
-int run_check(int, char**) {
-  std::fprintf(stderr, "psssp-sim check: not built yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: psssp-sim check FABRIC --routes DUMP [--lids FILE] [--json] [--max-faults N]\n"
+    "                       [--threads T]\n"
+    "\n"
+    "Traces every ordered pair of host ports (every LID of an LMC range) through the\n"
+    "LFTs and reports black holes, loops, wrong deliveries, routes over down links or\n"
+    "unconnected ports, path lengths and the edge forwarding index. Exit status 1 if\n"
+    "any pair fails.\n"
+    "  --routes DUMP     LFT dump (opensm-lfts.dump, dump_fts or ibroute output)\n"
+    "  --lids FILE       LIDs from opensm-subnet.lst or a guid2lid file\n"
+    "  --json            one JSON object instead of text\n"
+    "  --max-faults N    faults listed in full (default 20; counts cover all)\n"
+    "  --threads T       worker threads (default: all cores)\n";
+
+const char* kind_key(TraceStatus k) {
+  switch (k) {
+    case TraceStatus::delivered:
+      return "delivered";
+    case TraceStatus::black_hole:
+      return "black_hole";
+    case TraceStatus::loop:
+      return "loop";
+    case TraceStatus::wrong_delivery:
+      return "wrong_delivery";
+    case TraceStatus::down_link:
+      return "down_link";
+    case TraceStatus::unconnected:
+      return "unconnected";
+  }
+  return "?";
+}
+
+std::string channel_label(const Fabric& f, ChannelId c) {
+  const PortRef p = f.channel_port(c);
+  const PortRef r = f.port(p).remote;
+  return describe_node(f, p.node) + " port " + std::to_string(p.port) + " -> " +
+         describe_node(f, r.node) + " port " + std::to_string(r.port);
+}
+
+void print_json(const std::string& fabric_path, const std::string& routes, const Fabric& f,
+                const CheckReport& r, double seconds) {
+  std::printf("{\"fabric\":%s,\"routes\":%s,\"hosts\":%zu,\"pairs\":%llu,\"delivered\":%llu,",
+              json_string(fabric_path).c_str(), json_string(routes).c_str(), f.host_ports().size(),
+              static_cast<unsigned long long>(r.pairs),
+              static_cast<unsigned long long>(r.delivered));
+  std::printf("\"ok\":%s,\"failed_pairs\":{", r.ok() ? "true" : "false");
+  for (int k = 1; k < kTraceStatusCount; ++k)
+    std::printf("%s\"%s\":%llu", k > 1 ? "," : "", kind_key(static_cast<TraceStatus>(k)),
+                static_cast<unsigned long long>(r.pairs_by_kind[k]));
+  std::printf("},\"fault_count\":%llu,\"faults\":[",
+              static_cast<unsigned long long>(r.fault_count));
+  for (std::size_t i = 0; i < r.faults.size(); ++i) {
+    const CheckFault& x = r.faults[i];
+    std::printf("%s{\"kind\":\"%s\",\"pairs\":%llu,\"dlid\":%u,", i ? "," : "", kind_key(x.kind),
+                static_cast<unsigned long long>(x.pairs), static_cast<unsigned>(x.dlid));
+    if (x.source_switch != kNoNode)
+      std::printf("\"source_switch_guid\":\"%s\",\"source_switch_lid\":%u,",
+                  hex_guid(f.node(x.source_switch).guid).c_str(),
+                  static_cast<unsigned>(f.node(x.source_switch).ports[0].lid));
+    std::printf("\"source_port_guid\":\"%s\",\"message\":%s}",
+                hex_guid(f.port(x.source).guid).c_str(), json_string(x.message).c_str());
+  }
+  std::printf("],\"hops\":{\"mean\":%s,\"max\":%u,\"minimal_share\":%s},",
+              json_number(r.mean_hops).c_str(), r.max_hops, json_number(r.minimal_share).c_str());
+  std::printf("\"edge_forwarding_index\":{\"max\":%llu,\"mean\":%s,\"links\":%zu",
+              static_cast<unsigned long long>(r.efi_max), json_number(r.efi_mean).c_str(),
+              r.switch_channels);
+  if (r.switch_channels)
+    std::printf(",\"max_link\":%s", json_string(channel_label(f, r.efi_max_channel)).c_str());
+  std::printf("},\"seconds\":%s}\n", json_number(seconds).c_str());
+}
+
+void print_text(const Fabric& f, const CheckReport& r, double seconds) {
+  std::printf("hosts: %zu   host pairs (per destination LID): %llu   traced in %.2f s\n",
+              f.host_ports().size(), static_cast<unsigned long long>(r.pairs), seconds);
+  if (r.ok()) {
+    std::printf("all routes deliver\n");
+  } else {
+    std::printf("FAILED: %llu of %llu pairs do not deliver (%llu faulty traces)\n",
+                static_cast<unsigned long long>(r.pairs - r.delivered),
+                static_cast<unsigned long long>(r.pairs),
+                static_cast<unsigned long long>(r.fault_count));
+    for (int k = 1; k < kTraceStatusCount; ++k)
+      if (r.pairs_by_kind[k])
+        std::printf("  %-17s %llu pairs\n", trace_status_name(static_cast<TraceStatus>(k)),
+                    static_cast<unsigned long long>(r.pairs_by_kind[k]));
+    std::printf("first %zu faults:\n", r.faults.size());
+    for (const CheckFault& x : r.faults)
+      std::printf("  [%s] %s (%llu pairs)\n", trace_status_name(x.kind), x.message.c_str(),
+                  static_cast<unsigned long long>(x.pairs));
+  }
+  std::printf("switch hops: mean %.3f, max %u; shortest-path share %.4f\n", r.mean_hops, r.max_hops,
+              r.minimal_share);
+  std::printf(
+      "edge forwarding index (routes per directed switch link, %zu links): max %llu, mean %.2f\n",
+      r.switch_channels, static_cast<unsigned long long>(r.efi_max), r.efi_mean);
+  if (r.switch_channels && r.efi_max)
+    std::printf("  busiest: %s\n", channel_label(f, r.efi_max_channel).c_str());
+}
+
+int check(int argc, char** argv) {
+  CliArgs args(argc, argv, {"--routes", "--lids", "--max-faults", "--threads"},
+               {"--json", "--help", "-h"});
+  if (args.flag("--help") || args.flag("-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (args.positional().size() != 1 || !args.has("--routes"))
+    throw UsageError("need FABRIC and --routes DUMP");
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string fabric_path = args.positional()[0];
+  Fabric fabric = read_fabric(fabric_path);
+  if (args.has("--lids")) apply_lid_file(fabric, args.get("--lids"));
+  const ForwardingTables lfts = read_lfts(args.get("--routes"), fabric);
+  const unsigned threads = static_cast<unsigned>(
+      args.get_uint("--threads", std::max(1u, std::thread::hardware_concurrency())));
+  const CheckReport report = check_routes(
+      fabric, lfts, threads, static_cast<std::size_t>(args.get_uint("--max-faults", 20)));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (args.flag("--json"))
+    print_json(fabric_path, args.get("--routes"), fabric, report, seconds);
+  else
+    print_text(fabric, report, seconds);
+  return report.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_check(int argc, char** argv) {
+  try {
+    return check(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "psssp-sim check: %s\n%s", e.what(), kUsage);
+    return 2;
+  }
 }
 
 }  // namespace psssp::sim

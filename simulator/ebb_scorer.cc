@@ -1,0 +1,229 @@
+#include "ebb_scorer.h"
+
+#include <algorithm>
+#include <mutex>
+#include <queue>
+#include <thread>
+#include <tuple>
+
+namespace psssp::sim {
+namespace {
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+}
+
+EbbScorer::EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts)
+    : tracer_(tracer), hosts_(hosts) {
+  const Fabric& f = tracer.fabric();
+  starts_.reserve(hosts.size());
+  for (const Host& h : hosts) starts_.push_back(tracer.start(h.port));
+  capacity_.resize(f.channel_count());
+  for (ChannelId c = 0; c < capacity_.size(); ++c)
+    capacity_[c] = f.port(f.channel_port(c)).rate.gbps();
+}
+
+EbbScorer::Workspace EbbScorer::workspace() const {
+  Workspace ws;
+  ws.count.assign(capacity_.size(), 0);
+  ws.local.assign(capacity_.size(), kNone);
+  return ws;
+}
+
+void EbbScorer::broken(const Flow& f, const std::string& why) const {
+  const Host& h = hosts_[f.src];
+  throw RouteError("route from " + describe_node(tracer_.fabric(), h.port.node) + " port " +
+                   std::to_string(h.port.port) + " (LID " + std::to_string(h.lid) + "): " + why +
+                   "; run psssp-sim check for all faults");
+}
+
+RunScore EbbScorer::score(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
+                          LinkStats* stats) const {
+  RunScore result;
+  ws.path.clear();
+  ws.begin.clear();
+  std::uint32_t* count = ws.count.data();
+  auto sink = [&](ChannelId c) {
+    ws.path.push_back(c);
+    ++count[c];
+  };
+  for (const Flow& f : flows) {
+    ws.begin.push_back(static_cast<std::uint32_t>(ws.path.size()));
+    const RouteTracer::Start& s = starts_[f.src];
+    if (s.status != TraceStatus::delivered) {
+      // Undo this run's counts before leaving, the workspace stays usable.
+      for (ChannelId c : ws.path) count[c] = 0;
+      broken(f, std::string("the host link is ") + trace_status_name(s.status));
+    }
+    sink(s.uplink);
+    if (s.row == RouteTracer::kNoRow) {
+      if (tracer_.fabric().port(s.direct).lid != hosts_[f.dst].lid) {
+        for (ChannelId c : ws.path) count[c] = 0;
+        broken(f, "cabled to another host, not to LID " + std::to_string(f.dlid));
+      }
+      continue;
+    }
+    const TraceEnd end = tracer_.trace(s.row, f.dlid, sink);
+    if (end.status != TraceStatus::delivered) {
+      for (ChannelId c : ws.path) count[c] = 0;
+      broken(f, describe_trace_end(tracer_, end, f.dlid));
+    }
+  }
+  ws.begin.push_back(static_cast<std::uint32_t>(ws.path.size()));
+
+  // Shares, summed in flow order so any other implementation can match them.
+  double sum = 0.0, cap_sum = 0.0;
+  for (std::size_t i = 0; i + 1 < ws.begin.size(); ++i) {
+    std::uint32_t worst = 0;
+    double cap_share = capacity_[ws.path[ws.begin[i]]] > 0 ? 1e300 : 0.0;
+    for (std::uint32_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+      const ChannelId c = ws.path[k];
+      worst = std::max(worst, count[c]);
+      cap_share = std::min(cap_share, capacity_[c] / count[c]);
+    }
+    sum += 1.0 / worst;
+    cap_sum += std::min(1.0, cap_share / capacity_[ws.path[ws.begin[i]]]);
+  }
+  const std::size_t n = flows.size();
+  result.ebb = n ? sum / static_cast<double>(n) : 1.0;
+  result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
+  if (maxmin) result.maxmin = n ? maxmin_value(n, ws) : 1.0;
+
+  for (ChannelId c : ws.path) {
+    if (!count[c]) continue;  // already recorded (channel shared by flows)
+    if (stats) {
+      stats->sum[c] += count[c];
+      stats->max[c] = std::max(stats->max[c], count[c]);
+    }
+    count[c] = 0;
+  }
+  return result;
+}
+
+// Progressive filling: repeatedly the link with the smallest fair share
+// (remaining capacity / unfrozen flows) fixes the rate of its unfrozen flows,
+// which then release that rate on every other link they use.
+double EbbScorer::maxmin_value(std::size_t flow_count, Workspace& ws) const {
+  ws.links.clear();
+  for (ChannelId c : ws.path)
+    if (ws.local[c] == kNone) {
+      ws.local[c] = static_cast<std::uint32_t>(ws.links.size());
+      ws.links.push_back(c);
+    }
+  const std::size_t nl = ws.links.size();
+  ws.remaining.resize(nl);
+  ws.active.assign(nl, 0);
+  ws.version.assign(nl, 0);
+  ws.link_begin.assign(nl + 1, 0);
+  for (ChannelId c : ws.path) ++ws.link_begin[ws.local[c] + 1];
+  for (std::size_t l = 0; l < nl; ++l) {
+    ws.remaining[l] = capacity_[ws.links[l]];
+    ws.active[l] = ws.link_begin[l + 1];
+    ws.link_begin[l + 1] += ws.link_begin[l];
+  }
+  ws.link_flows.resize(ws.path.size());
+  {
+    std::vector<std::uint32_t>& fill = ws.version;  // reused as cursor, reset below
+    for (std::uint32_t f = 0; f < flow_count; ++f)
+      for (std::uint32_t k = ws.begin[f]; k < ws.begin[f + 1]; ++k) {
+        const std::uint32_t l = ws.local[ws.path[k]];
+        ws.link_flows[ws.link_begin[l] + fill[l]++] = f;
+      }
+    fill.assign(nl, 0);
+  }
+  ws.rate.assign(flow_count, 0.0);
+  ws.frozen.assign(flow_count, false);
+
+  using Entry = std::tuple<double, std::uint32_t, std::uint32_t>;  // share, link, version
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  for (std::uint32_t l = 0; l < nl; ++l) heap.emplace(ws.remaining[l] / ws.active[l], l, 0);
+  while (!heap.empty()) {
+    const auto [share, l, ver] = heap.top();
+    heap.pop();
+    if (ver != ws.version[l] || ws.active[l] == 0) continue;
+    const double r = std::max(0.0, share);
+    for (std::uint32_t k = ws.link_begin[l]; k < ws.link_begin[l + 1]; ++k) {
+      const std::uint32_t f = ws.link_flows[k];
+      if (ws.frozen[f]) continue;
+      ws.frozen[f] = true;
+      ws.rate[f] = r;
+      for (std::uint32_t j = ws.begin[f]; j < ws.begin[f + 1]; ++j) {
+        const std::uint32_t m = ws.local[ws.path[j]];
+        ws.remaining[m] -= r;
+        --ws.active[m];
+        ++ws.version[m];
+        if (m != l && ws.active[m] > 0)
+          heap.emplace(ws.remaining[m] / ws.active[m], m, ws.version[m]);
+      }
+    }
+  }
+  double sum = 0.0;
+  for (std::uint32_t f = 0; f < flow_count; ++f)
+    sum += std::min(1.0, ws.rate[f] / capacity_[ws.path[ws.begin[f]]]);
+  for (ChannelId c : ws.links) ws.local[c] = kNone;
+  return sum / static_cast<double>(flow_count);
+}
+
+std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
+                                      const std::vector<const EbbScorer*>& scorers,
+                                      const ScoreConfig& config) {
+  std::vector<RoutingScores> out(scorers.size());
+  for (RoutingScores& r : out) r.runs.resize(config.runs);
+  const unsigned threads = std::max(1u, config.threads);
+  std::vector<std::vector<EbbScorer::LinkStats>> stats(threads);
+  std::atomic<std::uint64_t> next{0};
+  std::mutex error_mutex;
+  std::uint64_t error_run = ~std::uint64_t{0};
+  std::exception_ptr error;
+  constexpr std::uint64_t kChunk = 16;
+
+  auto worker = [&](unsigned t) {
+    std::vector<EbbScorer::Workspace> ws;
+    for (const EbbScorer* s : scorers) {
+      ws.push_back(s->workspace());
+      if (config.link_stats)
+        stats[t].push_back({std::vector<std::uint64_t>(s->channel_count(), 0),
+                            std::vector<std::uint32_t>(s->channel_count(), 0)});
+    }
+    std::vector<Flow> flows;
+    PatternGenerator::Scratch scratch;
+    for (;;) {
+      const std::uint64_t first = next.fetch_add(kChunk);
+      if (first >= config.runs) return;
+      const std::uint64_t last = std::min(config.runs, first + kChunk);
+      for (std::uint64_t run = first; run < last; ++run) {
+        try {
+          patterns.flows(run, flows, scratch);
+          for (std::size_t i = 0; i < scorers.size(); ++i)
+            out[i].runs[run] = scorers[i]->score(flows, ws[i], config.maxmin,
+                                                 config.link_stats ? &stats[t][i] : nullptr);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex);
+          if (run < error_run) {
+            error_run = run;
+            error = std::current_exception();
+          }
+          next.store(config.runs);
+          return;
+        }
+        if (config.progress) config.progress->fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+
+  if (config.link_stats)
+    for (std::size_t i = 0; i < scorers.size(); ++i) {
+      out[i].links = std::move(stats[0][i]);
+      for (unsigned t = 1; t < threads; ++t)
+        for (std::size_t c = 0; c < out[i].links.sum.size(); ++c) {
+          out[i].links.sum[c] += stats[t][i].sum[c];
+          out[i].links.max[c] = std::max(out[i].links.max[c], stats[t][i].max[c]);
+        }
+    }
+  return out;
+}
+
+}  // namespace psssp::sim

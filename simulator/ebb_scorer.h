@@ -1,0 +1,100 @@
+// Effective bisection bandwidth of one routing, run by run (the definition of
+// Hoefler et al. and ORCS): every directed cable, host links included, counts
+// the flows crossing it; a flow's share is 1 / (largest count on its path);
+// a run's value is the mean share of its flows.
+//
+// Two further per-run values:
+//  - capacity: a flow's share on a link is (link Gb/s / count) divided by the
+//    Gb/s of the flow's injection link; the flow takes the minimum along its
+//    path, capped at 1. Equals the plain value when all links are alike.
+//  - maxmin: max-min fair rates by progressive filling over the link
+//    capacities, each divided by the flow's injection Gb/s, then averaged.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <vector>
+
+#include "host_set.h"
+#include "patterns.h"
+#include "route_tracer.h"
+
+namespace psssp::sim {
+
+// A flow whose route does not reach its destination.
+class RouteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunScore {
+  double ebb = 0.0;       // mean of 1 / max count (1.0 for a run without flows)
+  double capacity = 0.0;  // capacity-aware share, see above
+  double maxmin = 0.0;    // max-min fair share; 0 unless requested
+};
+
+class EbbScorer {
+ public:
+  // Both must outlive the scorer.
+  EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts);
+
+  // Per-thread state; counts are all zero between runs.
+  struct Workspace {
+    std::vector<std::uint32_t> count;  // flows per channel
+    std::vector<ChannelId> path;       // channels of all flows, concatenated
+    std::vector<std::uint32_t> begin;  // flow i uses path[begin[i] .. begin[i+1])
+    // max-min filling
+    std::vector<std::uint32_t> local;  // channel -> link index, kNone when untouched
+    std::vector<ChannelId> links;
+    std::vector<double> remaining, rate;
+    std::vector<std::uint32_t> active, version, link_begin, link_flows;
+    std::vector<bool> frozen;
+  };
+  Workspace workspace() const;
+
+  // Per-channel congestion summed over runs (for --link-csv).
+  struct LinkStats {
+    std::vector<std::uint64_t> sum;
+    std::vector<std::uint32_t> max;
+  };
+
+  // Scores one run. Throws RouteError if a flow's route is broken.
+  RunScore score(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
+                 LinkStats* stats) const;
+
+  const RouteTracer& tracer() const { return tracer_; }
+  std::size_t channel_count() const { return capacity_.size(); }
+
+ private:
+  double maxmin_value(std::size_t flow_count, Workspace& ws) const;
+  [[noreturn]] void broken(const Flow& f, const std::string& why) const;
+
+  const RouteTracer& tracer_;
+  const std::vector<Host>& hosts_;
+  std::vector<RouteTracer::Start> starts_;
+  std::vector<double> capacity_;  // Gb/s per channel
+};
+
+struct ScoreConfig {
+  std::uint64_t runs = 5000;
+  unsigned threads = 1;
+  bool maxmin = false;
+  bool link_stats = false;
+  std::atomic<std::uint64_t>* progress = nullptr;  // incremented per finished run
+};
+
+struct RoutingScores {
+  std::vector<RunScore> runs;  // in run order
+  EbbScorer::LinkStats links;  // when ScoreConfig::link_stats
+};
+
+// Runs 0..runs-1 of `patterns` against every scorer (the same flows for all),
+// spread over threads. Per-run values do not depend on the thread count.
+// Rethrows the RouteError of the lowest failing run.
+std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
+                                      const std::vector<const EbbScorer*>& scorers,
+                                      const ScoreConfig& config);
+
+}  // namespace psssp::sim

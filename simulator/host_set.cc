@@ -1,0 +1,76 @@
+#include "host_set.h"
+
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace psssp::sim {
+
+std::uint64_t parse_number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  std::uint64_t value = 0;
+  try {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    value = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
+    if (hex) used += 2;
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-')
+    throw std::runtime_error(what + ": '" + text + "' is not a number");
+  return value;
+}
+
+std::vector<Host> select_hosts(const Fabric& fabric, const HostFilter& filter) {
+  std::unordered_set<std::uint64_t> wanted_ports;  // channel-free key: node << 8 | port
+  auto key = [](PortRef r) { return static_cast<std::uint64_t>(r.node) << 8 | r.port; };
+  const bool by_file = !filter.guids_file.empty();
+  if (by_file) {
+    std::ifstream in(filter.guids_file);
+    if (!in) throw std::runtime_error("cannot read hosts file " + filter.guids_file);
+    std::string line;
+    std::size_t line_no = 0;
+    while (std::getline(in, line)) {
+      ++line_no;
+      const auto hash = line.find('#');
+      if (hash != std::string::npos) line.erase(hash);
+      const auto b = line.find_first_not_of(" \t\r");
+      if (b == std::string::npos) continue;
+      const auto e = line.find_first_of(" \t\r", b);
+      const std::string where = filter.guids_file + ":" + std::to_string(line_no);
+      const Guid guid = parse_number(line.substr(b, e == std::string::npos ? e : e - b), where);
+      // Like OpenSM's cn_guid_file the list names port GUIDs; a node GUID
+      // stands for all host ports of that node.
+      if (const auto port = fabric.find_port_by_guid(guid)) {
+        wanted_ports.insert(key(*port));
+      } else if (const auto node = fabric.find_by_guid(guid)) {
+        for (PortNum p = 1; p < fabric.node(*node).ports.size(); ++p)
+          wanted_ports.insert(key(PortRef{*node, p}));
+      } else {
+        throw std::runtime_error(where + ": GUID " + line.substr(b) + " is not in the fabric");
+      }
+    }
+  }
+  std::regex re;
+  const bool by_regex = !filter.regex.empty();
+  if (by_regex) {
+    try {
+      re = std::regex(filter.regex);
+    } catch (const std::regex_error& e) {
+      throw std::runtime_error("bad --hosts-regex '" + filter.regex + "': " + e.what());
+    }
+  }
+  std::vector<Host> hosts;
+  for (const PortRef& ref : fabric.host_ports()) {
+    const Node& node = fabric.node(ref.node);
+    if (by_file && !wanted_ports.count(key(ref))) continue;
+    if (by_regex && !std::regex_search(node.description.empty() ? node.name : node.description, re))
+      continue;
+    const Port& port = fabric.port(ref);
+    hosts.push_back(Host{ref, port.lid, port.lmc});
+  }
+  return hosts;
+}
+
+}  // namespace psssp::sim

@@ -1,0 +1,15 @@
+// Small helpers for the simulator's JSON, CSV and table output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace psssp::sim {
+
+std::string json_string(const std::string& s);  // quoted, escaped
+std::string json_number(double v);  // shortest round-trip form ("%.17g"), null if not finite
+std::string csv_field(const std::string& s);  // quoted when it holds , " or newline
+std::string hex_guid(std::uint64_t guid);     // "0x0002c90000000001"
+bool stderr_is_tty();
+
+}  // namespace psssp::sim

@@ -1,0 +1,263 @@
+#include "route_checker.h"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <thread>
+
+namespace psssp::sim {
+namespace {
+
+constexpr std::uint16_t kFar = 0xFFFF;
+
+struct Dest {
+  Lid lid;
+  PortRef owner;
+  std::uint32_t dest_row;  // switch the owner hangs off, kNoRow if none
+};
+
+struct Failure {
+  std::uint32_t row;
+  Lid dlid;
+  std::uint64_t pairs;
+  TraceEnd end;
+};
+
+struct ThreadResult {
+  std::vector<std::uint64_t> channel_routes;
+  std::vector<Failure> failures;
+  std::uint64_t delivered = 0, hop_sum = 0, minimal = 0;
+  std::uint32_t max_hops = 0;
+};
+
+// Switch-to-switch distances from every switch in `targets` (BFS over usable
+// cables; the cables are symmetric, so distance to equals distance from).
+std::vector<std::vector<std::uint16_t>> distances_to(const RouteTracer& t,
+                                                     const std::vector<std::uint32_t>& targets) {
+  const Fabric& f = t.fabric();
+  const std::size_t n = t.switch_count();
+  std::vector<std::vector<std::uint32_t>> adj(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    const Node& sw = f.node(t.switch_at(r));
+    for (PortNum p = 1; p < sw.ports.size(); ++p) {
+      const Port& port = sw.ports[p];
+      if (!port.usable() || !f.port(port.remote).healthy) continue;
+      if (!f.node(port.remote.node).is_switch()) continue;
+      const std::uint32_t to = t.row_of(port.remote.node);
+      if (to != RouteTracer::kNoRow && to != r) adj[r].push_back(to);
+    }
+  }
+  std::vector<std::vector<std::uint16_t>> dist(n);
+  for (std::uint32_t target : targets) {
+    auto& d = dist[target];
+    d.assign(n, kFar);
+    std::deque<std::uint32_t> queue{target};
+    d[target] = 0;
+    while (!queue.empty()) {
+      const std::uint32_t u = queue.front();
+      queue.pop_front();
+      for (std::uint32_t v : adj[u])
+        if (d[v] == kFar) {
+          d[v] = static_cast<std::uint16_t>(d[u] + 1);
+          queue.push_back(v);
+        }
+    }
+  }
+  return dist;
+}
+
+std::string host_label(const Fabric& f, PortRef p) {
+  return describe_node(f, p.node) + " port " + std::to_string(p.port) + " (LID " +
+         std::to_string(f.port(p).lid) + ")";
+}
+
+}  // namespace
+
+std::vector<NodeId> loop_cycle(const RouteTracer& tracer, std::uint32_t row, Lid dlid) {
+  const Fabric& f = tracer.fabric();
+  std::vector<std::uint32_t> seen;
+  for (std::size_t step = 0; step <= tracer.switch_count(); ++step) {
+    const auto at = std::find(seen.begin(), seen.end(), row);
+    if (at != seen.end()) {
+      std::vector<NodeId> cycle;
+      for (auto it = at; it != seen.end(); ++it) cycle.push_back(tracer.switch_at(*it));
+      return cycle;
+    }
+    seen.push_back(row);
+    const NodeId sw = tracer.switch_at(row);
+    const PortNum p = tracer.lfts().get(sw, dlid);
+    if (p == kNoPath || p > f.node(sw).num_ports() || p == 0) break;
+    const PortRef next = f.node(sw).ports[p].remote;
+    if (!next.valid() || !f.node(next.node).is_switch()) break;
+    row = tracer.row_of(next.node);
+    if (row == RouteTracer::kNoRow) break;
+  }
+  return {};
+}
+
+CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, unsigned threads,
+                         std::size_t max_faults) {
+  const RouteTracer tracer(fabric, lfts);
+  CheckReport report;
+  const auto& host_ports = fabric.host_ports();
+
+  std::vector<Dest> dests;
+  for (const PortRef& h : host_ports) {
+    const Port& port = fabric.port(h);
+    const RouteTracer::Start s = tracer.start(h);
+    for (unsigned k = 0; k < port.lid_count(); ++k)
+      dests.push_back(Dest{static_cast<Lid>(port.lid + k), h, s.row});
+  }
+
+  // Sources grouped by the switch they hang off; broken host links and
+  // host-to-host cables are settled here.
+  std::vector<std::vector<PortRef>> on_row(tracer.switch_count());
+  std::vector<Failure> host_failures;
+  std::vector<CheckFault> host_faults;
+  for (const PortRef& h : host_ports) {
+    const RouteTracer::Start s = tracer.start(h);
+    const std::uint64_t own = fabric.port(h).lid_count();
+    report.pairs += dests.size() - own;
+    if (s.status == TraceStatus::delivered && s.row != RouteTracer::kNoRow) {
+      on_row[s.row].push_back(h);
+      continue;
+    }
+    if (s.status == TraceStatus::delivered) {  // cabled straight to another CA port
+      for (const Dest& d : dests) {
+        if (d.owner == h) continue;
+        if (d.owner == s.direct) {
+          ++report.delivered;
+          continue;
+        }
+        ++report.pairs_by_kind[static_cast<int>(TraceStatus::wrong_delivery)];
+        ++report.fault_count;
+        if (host_faults.size() < max_faults)
+          host_faults.push_back(CheckFault{TraceStatus::wrong_delivery, h, true, kNoNode, d.lid, 1,
+                                           host_label(fabric, h) + " is cabled to " +
+                                               host_label(fabric, s.direct) + ", not to LID " +
+                                               std::to_string(d.lid)});
+      }
+      continue;
+    }
+    const std::uint64_t lost = dests.size() - own;
+    report.pairs_by_kind[static_cast<int>(s.status)] += lost;
+    ++report.fault_count;
+    if (host_faults.size() < max_faults)
+      host_faults.push_back(CheckFault{s.status, h, true, kNoNode, 0, lost,
+                                       "host link of " + host_label(fabric, h) + " is " +
+                                           trace_status_name(s.status) + ": all " +
+                                           std::to_string(lost) + " routes from it fail"});
+  }
+  std::vector<std::uint32_t> source_rows, dest_rows;
+  for (std::uint32_t r = 0; r < on_row.size(); ++r)
+    if (!on_row[r].empty()) source_rows.push_back(r);
+  for (const Dest& d : dests)
+    if (d.dest_row != RouteTracer::kNoRow) dest_rows.push_back(d.dest_row);
+  std::sort(dest_rows.begin(), dest_rows.end());
+  dest_rows.erase(std::unique(dest_rows.begin(), dest_rows.end()), dest_rows.end());
+  const auto dist = distances_to(tracer, dest_rows);
+
+  // Threads take destinations; each keeps its own channel counters.
+  threads = std::max(1u, threads);
+  std::vector<ThreadResult> results(threads);
+  std::atomic<std::size_t> next{0};
+  auto worker = [&](unsigned t) {
+    ThreadResult& res = results[t];
+    res.channel_routes.assign(fabric.channel_count(), 0);
+    std::vector<ChannelId> path;
+    for (;;) {
+      const std::size_t di = next.fetch_add(1);
+      if (di >= dests.size()) return;
+      const Dest& d = dests[di];
+      for (std::uint32_t row : source_rows) {
+        const auto& hosts = on_row[row];
+        std::uint64_t w = hosts.size();
+        if (d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end())
+          --w;  // a port does not route to itself
+        if (w == 0) continue;
+        path.clear();
+        const TraceEnd end = tracer.trace(row, d.lid, [&](ChannelId c) { path.push_back(c); });
+        if (end.status != TraceStatus::delivered) {
+          res.failures.push_back(Failure{row, d.lid, w, end});
+          continue;
+        }
+        res.delivered += w;
+        res.hop_sum += w * end.hops;
+        res.max_hops = std::max(res.max_hops, end.hops);
+        if (d.dest_row != RouteTracer::kNoRow && dist[d.dest_row][row] == end.hops)
+          res.minimal += w;
+        for (ChannelId c : path) res.channel_routes[c] += w;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+
+  std::vector<std::uint64_t> routes(fabric.channel_count(), 0);
+  std::vector<Failure> failures;
+  std::uint64_t hop_sum = 0;
+  for (ThreadResult& r : results) {
+    report.delivered += r.delivered;
+    hop_sum += r.hop_sum;
+    report.minimal_pairs += r.minimal;
+    report.max_hops = std::max(report.max_hops, r.max_hops);
+    for (std::size_t c = 0; c < routes.size(); ++c) routes[c] += r.channel_routes[c];
+    failures.insert(failures.end(), r.failures.begin(), r.failures.end());
+  }
+  const std::uint64_t routed = report.delivered;
+  report.mean_hops = routed ? static_cast<double>(hop_sum) / static_cast<double>(routed) : 0.0;
+  report.minimal_share =
+      routed ? static_cast<double>(report.minimal_pairs) / static_cast<double>(routed) : 0.0;
+
+  std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) {
+    return a.row != b.row ? a.row < b.row : a.dlid < b.dlid;
+  });
+  report.faults = std::move(host_faults);
+  for (const Failure& fl : failures) {
+    report.pairs_by_kind[static_cast<int>(fl.end.status)] += fl.pairs;
+    ++report.fault_count;
+    if (report.faults.size() >= max_faults) continue;
+    const NodeId sw = tracer.switch_at(fl.row);
+    const PortRef example = on_row[fl.row].front();
+    std::string msg = "from " + std::to_string(on_row[fl.row].size()) + " host(s) on switch " +
+                      describe_node(fabric, sw) + " lid " +
+                      std::to_string(fabric.node(sw).ports[0].lid) + " (e.g. " +
+                      host_label(fabric, example) + ") to LID " + std::to_string(fl.dlid);
+    const PortRef owner = fabric.port_of_lid(fl.dlid);
+    if (owner.valid())
+      msg += " of " + describe_node(fabric, owner.node) + " port " + std::to_string(owner.port);
+    msg += ": " + describe_trace_end(tracer, fl.end, fl.dlid);
+    if (fl.end.status == TraceStatus::loop) {
+      msg += "; cycle:";
+      for (NodeId n : loop_cycle(tracer, fl.end.row, fl.dlid))
+        msg += " " + describe_node(fabric, n);
+    }
+    report.faults.push_back(CheckFault{fl.end.status, example, false, sw, fl.dlid, fl.pairs, msg});
+  }
+
+  // Edge forwarding index over switch-to-switch channels.
+  std::uint64_t sum = 0;
+  for (NodeId sw : fabric.switches()) {
+    const Node& node = fabric.node(sw);
+    for (PortNum p = 1; p < node.ports.size(); ++p) {
+      const Port& port = node.ports[p];
+      if (!port.usable() || !fabric.port(port.remote).healthy) continue;
+      if (!fabric.node(port.remote.node).is_switch()) continue;
+      const ChannelId c = fabric.channel(PortRef{sw, p});
+      ++report.switch_channels;
+      sum += routes[c];
+      if (routes[c] > report.efi_max) {
+        report.efi_max = routes[c];
+        report.efi_max_channel = c;
+      }
+    }
+  }
+  report.efi_mean = report.switch_channels
+                        ? static_cast<double>(sum) / static_cast<double>(report.switch_channels)
+                        : 0.0;
+  return report;
+}
+
+}  // namespace psssp::sim

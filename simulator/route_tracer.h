@@ -1,0 +1,147 @@
+// Following LFTs hop by hop, with forwarding state kept compact: the LFT bytes
+// themselves plus, per switch port, the channel it drives and where that
+// leads. No per-pair path table is built, so memory stays O(switches x LIDs)
+// bytes and a trace costs O(hops).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+
+namespace psssp::sim {
+
+enum class TraceStatus : std::uint8_t {
+  delivered,
+  black_hole,      // an LFT has no entry (kNoPath) for the LID
+  loop,            // more switch hops than switches: the route cycles
+  wrong_delivery,  // reaches a node or port that does not own the LID
+  down_link,       // leaves over a cable marked unhealthy/down
+  unconnected,     // leaves over a port with no cable (or beyond the switch)
+};
+constexpr int kTraceStatusCount = 6;
+const char* trace_status_name(TraceStatus status);  // "black hole", ...
+
+struct TraceEnd {
+  TraceStatus status = TraceStatus::delivered;
+  std::uint32_t row = 0;   // switch row where the trace ended (failures)
+  PortNum port = 0;        // the port taken there (failures)
+  std::uint32_t hops = 0;  // switch-to-switch links crossed
+  PortRef reached;         // wrong_delivery: the port the packet arrived at
+};
+
+class RouteTracer {
+ public:
+  // Both must outlive the tracer. Switch rows follow lfts.switch_at().
+  RouteTracer(const Fabric& fabric, const ForwardingTables& lfts);
+
+  // Where a packet injected at a non-switch port enters the switch fabric.
+  struct Start {
+    ChannelId uplink = 0;                         // channel leaving the host port
+    std::uint32_t row = kNoRow;                   // first switch; kNoRow if none (see status)
+    TraceStatus status = TraceStatus::delivered;  // non-delivered: the host link is bad
+    PortRef direct;                               // remote port when it is not a switch
+  };
+  Start start(PortRef host_port) const;
+
+  // Follows `dlid` from switch row `row`, appending the channel of every
+  // switch output port used (the last one is the link into the destination).
+  template <typename Sink>
+  TraceEnd trace(std::uint32_t row, Lid dlid, Sink&& sink) const;
+
+  std::uint32_t row_of(NodeId sw) const { return row_of_node_[sw]; }
+  NodeId switch_at(std::uint32_t row) const { return lfts_.switch_at(row); }
+  std::size_t switch_count() const { return lfts_.switch_count(); }
+  const Fabric& fabric() const { return fabric_; }
+  const ForwardingTables& lfts() const { return lfts_; }
+  // Sentinel terminal code of the port owning `lid` (see Hop::next).
+  std::uint32_t terminal_of_lid(Lid lid) const;
+
+  static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
+
+ private:
+  // What a switch output port leads to. next < kTerminal: the row of the next
+  // switch; kTerminal | channel(remote port): a CA/router port; the kDead*
+  // codes: the port cannot forward.
+  struct Hop {
+    ChannelId channel;
+    std::uint32_t next;
+  };
+  static constexpr std::uint32_t kTerminal = 0x80000000u;
+  static constexpr std::uint32_t kDeadUnconnected = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kDeadDown = 0xFFFFFFFEu;
+  static constexpr std::uint32_t kDeadSelf = 0xFFFFFFFDu;    // port 0: the switch itself
+  static constexpr std::uint32_t kNoTerminal = 0xFFFFFFFCu;  // LID not owned by a CA/router port
+
+  const Fabric& fabric_;
+  const ForwardingTables& lfts_;
+  std::vector<const PortNum*> rows_;
+  std::vector<std::uint32_t> row_of_node_;
+  std::size_t port_stride_ = 0;  // hops_ entries per switch: max port number + 1
+  std::vector<Hop> hops_;
+  std::size_t lid_limit_ = 0;  // LIDs the tables cover
+};
+
+// "black hole at switch \"leaf1\" (0x...) lid 5 port 255 for LID 9" and the like.
+std::string describe_trace_end(const RouteTracer& tracer, const TraceEnd& end, Lid dlid);
+
+template <typename Sink>
+TraceEnd RouteTracer::trace(std::uint32_t row, Lid dlid, Sink&& sink) const {
+  TraceEnd end;
+  if (dlid >= lid_limit_) {
+    end.status = TraceStatus::black_hole;
+    end.row = row;
+    end.port = kNoPath;
+    return end;
+  }
+  const std::uint32_t want = terminal_of_lid(dlid);
+  const std::size_t max_hops = rows_.size();
+  for (;;) {
+    const PortNum p = rows_[row][dlid];
+    if (p >= port_stride_) {
+      end.status = p == kNoPath ? TraceStatus::black_hole : TraceStatus::unconnected;
+      end.row = row;
+      end.port = p;
+      return end;
+    }
+    const Hop& h = hops_[row * port_stride_ + p];
+    if (h.next < kTerminal) {
+      sink(h.channel);
+      if (++end.hops > max_hops) {
+        end.status = TraceStatus::loop;
+        end.row = h.next;
+        end.port = p;
+        return end;
+      }
+      row = h.next;
+      continue;
+    }
+    end.row = row;
+    end.port = p;
+    if (h.next == want) {
+      sink(h.channel);
+      return end;
+    }
+    switch (h.next) {
+      case kDeadUnconnected:
+        end.status = TraceStatus::unconnected;
+        break;
+      case kDeadDown:
+        end.status = TraceStatus::down_link;
+        break;
+      case kDeadSelf:
+        end.status = TraceStatus::wrong_delivery;
+        end.reached = PortRef{switch_at(row), 0};
+        break;
+      default:
+        end.status = TraceStatus::wrong_delivery;
+        end.reached = fabric_.channel_port(h.next & ~kTerminal);
+        break;
+    }
+    return end;
+  }
+}
+
+}  // namespace psssp::sim
