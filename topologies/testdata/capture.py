@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Regenerates the ibnetdiscover captures of generated fabrics used by
+generated_capture_test.cc: psssp-topo -> ibsim -> OpenSM -> ibnetdiscover.
+
+    PSSSP_BUILD=build topologies/testdata/capture.py
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from ibsim_session import IbsimFabric  # noqa: E402
+
+BUILD = os.environ.get("PSSSP_BUILD", "build")
+TOPO = os.path.join(ROOT, BUILD, "topologies", "psssp-topo")
+
+# name -> psssp-topo arguments; generated_capture_test.cc builds the same fabrics.
+CASES = {
+    "fattree2-dual": ["fattree2", "--leaves", "3", "--hosts-per-leaf", "2", "--spines", "2",
+                      "--cables", "2", "--hosts-per-spine", "1", "--dual-port"],
+    "torus-failed": ["torus", "--dims", "3x3", "--fail", "0.2", "--seed", "2"],
+}
+
+for name, args in CASES.items():
+    with tempfile.TemporaryDirectory() as tmp:
+        net = os.path.join(tmp, "fabric.net")
+        subprocess.run([TOPO] + args + ["-o", net], check=True)
+        with IbsimFabric(net, tmp) as fabric:
+            run = fabric.run_opensm()
+            if not run.subnet_up:
+                sys.exit("%s: OpenSM did not bring the subnet up" % name)
+            text = fabric.ibnetdiscover()
+    # The first lines carry the capture date; drop them so captures are stable.
+    lines = [line for line in text.splitlines() if not line.startswith("# Topology file:")]
+    with open(os.path.join(HERE, name + ".ibnetdiscover"), "w") as f:
+        f.write("# psssp-topo " + " ".join(args) + "\n" + "\n".join(lines) + "\n")
