@@ -2,9 +2,10 @@
 ibnetdiscover must show exactly the generated switches, hosts, GUIDs and
 cables (by GUID and port number).
 
-ibnetdiscover output is parsed here with a minimal parser: the project's
-reader (parse_fabric / psssp-sim info) was not committed when this test was
-written. Switch to it once it is.
+ibnetdiscover output is parsed here with a minimal parser, since
+`psssp-sim info` prints only counts. The project's reader (parse_fabric) is
+checked on the same kind of output in generated_capture_test.cc, against
+captures made by testdata/capture.py.
 """
 
 import os
