@@ -1,11 +1,9 @@
-// Cable failures and the side files OpenSM needs for generated fabrics.
+// Cable failures for generated fabrics.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 
 #include "fabric/fabric.h"
-#include "topology_spec.h"
 
 namespace psssp::topo {
 
@@ -18,12 +16,5 @@ std::size_t fail_cables(Fabric& fabric, double fraction, std::uint64_t seed);
 
 // True if every node reaches every other over cabled ports.
 bool is_connected(const Fabric& fabric);
-
-// OpenSM root_guid_file: one "0x<node GUID>" line per root switch.
-void write_root_guids(std::ostream& out, const Fabric& fabric, const TopologySpec& spec);
-
-// torus-2QoS.conf for a torus/mesh of at most 3 dimensions (missing ones are
-// radix 1), seeded at switch 0 with +/- links in each dimension of size > 1.
-void write_torus_conf(std::ostream& out, const Fabric& fabric, const TopologySpec& spec);
 
 }  // namespace psssp::topo

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "builder.h"
 #include "families.h"
 #include "test_util.h"
@@ -43,33 +41,6 @@ TEST(Failures, RefusesToDisconnect) {
   Fabric line = build_fabric(grid({4}, false, 1));
   EXPECT_THROW(fail_cables(line, 0.5, 1), std::invalid_argument);
   EXPECT_TRUE(is_connected(line));
-}
-
-TEST(SideFiles, RootGuidsAreTheTopSwitches) {
-  const TopologySpec spec = kary_ntree(2, 3, 2);
-  const Fabric f = build_fabric(spec);
-  std::ostringstream out;
-  write_root_guids(out, f, spec);
-  EXPECT_EQ(out.str(),
-            "0x5053570000000008\n0x5053570000000009\n0x505357000000000a\n0x505357000000000b\n");
-  EXPECT_EQ(f.node(8).name, "core-0");
-  const TopologySpec torus = grid({3, 3}, true, 1);
-  EXPECT_THROW(write_root_guids(out, build_fabric(torus), torus), std::invalid_argument);
-}
-
-TEST(SideFiles, TorusConfSeedsEveryDimension) {
-  const TopologySpec spec = grid({4, 3}, true, 2);
-  const Fabric f = build_fabric(spec);
-  std::ostringstream out;
-  write_torus_conf(out, f, spec);
-  const std::string text = out.str();
-  EXPECT_NE(text.find("\ntorus 4 3 1\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("xp_link 0x5053570000000000 0x5053570000000001\n"), std::string::npos);
-  EXPECT_NE(text.find("xm_link 0x5053570000000000 0x5053570000000003\n"), std::string::npos);
-  EXPECT_NE(text.find("yp_link 0x5053570000000000 0x5053570000000004\n"), std::string::npos);
-  EXPECT_NE(text.find("ym_link 0x5053570000000000 0x5053570000000008\n"), std::string::npos);
-  const TopologySpec mesh = grid({2, 2, 2, 2}, false, 1);
-  EXPECT_THROW(write_torus_conf(out, build_fabric(mesh), mesh), std::invalid_argument);
 }
 
 }  // namespace

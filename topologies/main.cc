@@ -6,9 +6,9 @@
 #include <string>
 
 #include "cli.h"
-#include "failures.h"
 #include "formats/fabric_io.h"
 #include "registry.h"
+#include "side_files.h"
 
 namespace {
 

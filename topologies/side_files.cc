@@ -1,11 +1,11 @@
 // Root GUID file and torus-2QoS.conf for generated fabrics.
+#include "side_files.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
-
-#include "failures.h"
 
 namespace psssp::topo {
 namespace {
