@@ -44,6 +44,8 @@ int highest_bit(int mask) {
 
 class IbsimNetReader {
  public:
+  explicit IbsimNetReader(bool allow_include) : allow_include_(allow_include) {}
+
   Fabric read(std::string_view content, const std::string& source) {
     parse(content, source, 0);
     if (records_.empty()) throw InputError(source, 1, "no Switch/Hca/Ca/Rt records found");
@@ -126,6 +128,7 @@ class IbsimNetReader {
     c.skip_space();
     const auto name = c.quoted();
     if (!name || name->empty()) error("bad include file name (expected include \"FILE\")");
+    if (!allow_include_) error("include is disabled here");
     if (depth + 1 >= kMaxIncludeDepth) error("includes nested too deeply");
     std::filesystem::path path(*name);
     if (path.is_relative()) path = std::filesystem::path(source).parent_path() / path;
@@ -322,6 +325,7 @@ class IbsimNetReader {
     }
   }
 
+  bool allow_include_;
   std::list<std::string> sources_;  // stable addresses for Where::source
   Where where_;
   NodeRecords records_;
@@ -337,8 +341,8 @@ class IbsimNetReader {
 
 }  // namespace
 
-Fabric parse_ibsim_net(std::string_view content, const std::string& source) {
-  return IbsimNetReader().read(content, source);
+Fabric parse_ibsim_net(std::string_view content, const std::string& source, bool allow_include) {
+  return IbsimNetReader(allow_include).read(content, source);
 }
 
 }  // namespace psssp::formats

@@ -9,10 +9,8 @@
 //                     "0x0004 001 : (Channel Adapter portguid 0x...: 'desc')"
 //                     "0x0005 003 : (path #2 out of 4: portguid 0x...)"
 //                     "0x0001 003 " (-n), "6 valid lids dumped "
-// Entries naming a port GUID are moved to that port's LID in the fabric
-// (plus the LMC path offset), as OpenSM's file engine does.
-#include <unordered_map>
-
+// Entries naming a port GUID are moved to that port's LID range in the
+// fabric exactly as OpenSM's file engine does (remap_lid in osm_ucast_file.c).
 #include "formats/lft_io.h"
 #include "line_scanner.h"
 
@@ -101,7 +99,6 @@ class LftReader {
     if (seen_[sw]) error("second table for switch " + describe_node(fabric_, sw));
     seen_[sw] = 1;
     current_ = sw;
-    first_lid_.clear();
   }
 
   void entry(std::string_view t) {
@@ -118,19 +115,11 @@ class LftReader {
     const std::string_view note = c.rest();
     if (!note.empty() && note[0] != ':' && note[0] != '#') error("unexpected text after the port");
     std::optional<Guid> guid;
-    std::optional<unsigned> path;
     const auto guid_at = note.find("portguid 0x");
     if (guid_at != std::string_view::npos) {
       Cursor g(note.substr(guid_at + 9));
       guid = g.hex_0x();
       if (!guid) error("bad port GUID");
-    }
-    const auto path_at = note.find("(path #");
-    if (path_at != std::string_view::npos) {
-      Cursor p(note.substr(path_at + 7));
-      const auto k = p.decimal(256);
-      if (!k || *k < 1) error("bad path number");
-      path = static_cast<unsigned>(*k);
     }
     std::uint64_t target = *lid;
     if (guid) {
@@ -138,14 +127,10 @@ class LftReader {
       if (!ref) error("unknown port GUID " + formats::guid_string(*guid) + " (not in the fabric)");
       const Port& dest = fabric_.port(*ref);
       if (dest.lid == 0) error("port " + formats::guid_string(*guid) + " has no LID in the fabric");
-      // The offset within the destination's LMC block: explicit in dump_fts
-      // "path #k" notes, else relative to the first LID seen for this GUID.
-      const auto first = first_lid_.emplace(*guid, *lid).first->second;
-      const std::uint64_t offset = path ? *path - 1 : *lid - first;
-      if (offset >= dest.lid_count())
-        error("LID " + std::to_string(*lid) + " lies beyond the LMC range of port " +
-              formats::guid_string(*guid));
-      target = dest.lid + offset;
+      // OpenSM's file engine (remap_lid): a LID outside the port's current
+      // range keeps its offset within the LMC block.
+      if (*lid < dest.lid || *lid >= dest.lid + dest.lid_count())
+        target = dest.lid + (*lid & (dest.lid_count() - 1));
     }
     if (target >= tables_.lid_count())
       error("LID " + std::to_string(target) + " beyond the fabric's highest LID " +
@@ -159,7 +144,6 @@ class LftReader {
   ForwardingTables tables_;
   std::vector<char> seen_;
   NodeId current_ = kNoNode;
-  std::unordered_map<Guid, std::uint64_t> first_lid_;
   std::size_t line_no_ = 0;
   std::string_view line_;
 };

@@ -10,8 +10,10 @@
 namespace psssp::formats {
 
 Fabric parse_ibnetdiscover(std::string_view content, const std::string& source);
-// `include` lines are resolved relative to the directory of `source`.
-Fabric parse_ibsim_net(std::string_view content, const std::string& source);
+// `include` lines are resolved relative to the directory of `source`;
+// with allow_include false they are errors (the fuzzer must not read files).
+Fabric parse_ibsim_net(std::string_view content, const std::string& source,
+                       bool allow_include = true);
 Fabric parse_subnet_lst(std::string_view content, const std::string& source);
 
 // Link rate as ibnetdiscover prints it: "4xQDR", "4x???", "??x???", "1xSDR".

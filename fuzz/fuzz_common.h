@@ -1,0 +1,24 @@
+// Shared by the fuzz targets: what counts as an expected failure. Input
+// errors and model errors are the readers' normal answers to bad input;
+// anything else (a crash, a sanitizer report, another exception) is a bug.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "fabric/fabric.h"
+#include "formats/fabric_io.h"
+
+template <typename F>
+void expect_clean(F&& f) {
+  try {
+    f();
+  } catch (const psssp::InputError&) {
+  } catch (const psssp::FabricError&) {
+  }
+}
+
+inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
