@@ -1,13 +1,168 @@
-// Placeholder until the route command lands.
+// psssp-sim route FABRIC -o LFTS: P-SSSP forwarding tables for a fabric file,
+// written in opensm-lfts.dump format (OpenSM loads it with -R file -U).
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 
 #include "commands.h"
+#include "formats/fabric_io.h"
+#include "formats/guid_list.h"
+#include "formats/lft_io.h"
+#include "routing/psssp_routing.h"
 
 namespace psssp::sim {
+namespace {
 
-int run_route(int, char**) {
-  std::fprintf(stderr, "psssp-sim route: not built yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: psssp-sim route FABRIC -o LFTS [--lids FILE] [--nonminimal [--max-extra-hops N]]\n"
+    "         [--capacity] [--switch-load] [--guid-file FILE [--guid-mode priority|only]]\n"
+    "         [--refine N] [--order interleaved|lid] [--threads N]\n"
+    "\n"
+    "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
+    "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
+    "  --lids FILE         LIDs from an opensm-subnet.lst or guid2lid file\n"
+    "  --nonminimal        allow paths up to --max-extra-hops (default 2) longer\n"
+    "  --capacity          weigh link load by link capacity\n"
+    "  --switch-load       routes to switch LIDs add load too\n"
+    "  --guid-file FILE    port GUIDs (cn_guid_file format): routed first (priority,\n"
+    "                      default) or the only traffic that adds load (only)\n"
+    "  --refine N          rip-up-and-reroute passes (default 0)\n"
+    "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
+
+struct Usage {
+  std::string message;
+};
+
+unsigned parse_count(const char* opt, const char* text) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text, &end, 10);
+  if (!*text || *end || v > 1000000 || text[0] == '-')
+    throw Usage{std::string(opt) + " wants a non-negative number, not '" + text + "'"};
+  return static_cast<unsigned>(v);
+}
+
+struct Args {
+  std::string fabric, output, lids, guid_file;
+  RoutingOptions options;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  std::string guid_mode;
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) throw Usage{opt + " needs a value"};
+      return argv[++i];
+    };
+    if (opt == "-o" || opt == "--output") {
+      a.output = value();
+    } else if (opt == "--lids") {
+      a.lids = value();
+    } else if (opt == "--nonminimal") {
+      a.options.minimal = false;
+    } else if (opt == "--max-extra-hops") {
+      a.options.max_extra_hops = parse_count(argv[i], value());
+    } else if (opt == "--capacity") {
+      a.options.capacity_weights = true;
+    } else if (opt == "--switch-load") {
+      a.options.switch_lids_load = true;
+    } else if (opt == "--guid-file") {
+      a.guid_file = value();
+    } else if (opt == "--guid-mode") {
+      guid_mode = value();
+      if (guid_mode == "priority")
+        a.options.guid_list_mode = RoutingOptions::GuidListMode::priority;
+      else if (guid_mode == "only")
+        a.options.guid_list_mode = RoutingOptions::GuidListMode::only;
+      else
+        throw Usage{"--guid-mode is priority or only, not '" + guid_mode + "'"};
+    } else if (opt == "--refine") {
+      a.options.refine_passes = parse_count(argv[i], value());
+    } else if (opt == "--order") {
+      const std::string o = value();
+      if (o == "interleaved")
+        a.options.order = RoutingOptions::Order::interleaved;
+      else if (o == "lid")
+        a.options.order = RoutingOptions::Order::lid;
+      else
+        throw Usage{"--order is interleaved or lid, not '" + o + "'"};
+    } else if (opt == "--threads") {
+      a.options.threads = parse_count(argv[i], value());
+    } else if (opt.size() > 1 && opt[0] == '-') {
+      throw Usage{"unknown option " + opt};
+    } else if (a.fabric.empty()) {
+      a.fabric = opt;
+    } else {
+      throw Usage{"unexpected argument '" + opt + "'"};
+    }
+  }
+  if (a.fabric.empty()) throw Usage{"no fabric file given"};
+  if (a.output.empty()) throw Usage{"no output file given (-o LFTS)"};
+  if (!guid_mode.empty() && a.guid_file.empty()) throw Usage{"--guid-mode needs --guid-file"};
+  return a;
+}
+
+// Load summary over the switch-to-switch channels.
+void print_summary(const Fabric& fabric, const RoutingResult& r, const std::string& output) {
+  double max_load = 0.0, sum = 0.0;
+  std::size_t links = 0;
+  for (ChannelId c = 0; c < r.channel_load.size(); ++c) {
+    const PortRef ref = fabric.channel_port(c);
+    const Node& node = fabric.node(ref.node);
+    if (!node.is_switch() || ref.port == 0) continue;
+    const Port& port = node.ports[ref.port];
+    if (!port.usable() || !fabric.node(port.remote.node).is_switch()) continue;
+    max_load = std::max(max_load, r.channel_load[c]);
+    sum += r.channel_load[c];
+    ++links;
+  }
+  std::fprintf(
+      stderr,
+      "psssp-sim route: %zu switches, LIDs up to %zu, routed in %.3f s; switch links: %zu, "
+      "routes per link max %.0f mean %.1f; %zu unreachable; wrote %s\n",
+      fabric.switches().size(), static_cast<std::size_t>(fabric.max_lid()), r.seconds, links,
+      max_load, links ? sum / static_cast<double>(links) : 0.0, r.unreachable.size(),
+      output.c_str());
+  const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
+  for (std::size_t i = 0; i < shown; ++i)
+    std::fprintf(stderr, "  unreachable: %s\n", r.unreachable[i].c_str());
+  if (shown < r.unreachable.size())
+    std::fprintf(stderr, "  ... and %zu more\n", r.unreachable.size() - shown);
+}
+
+}  // namespace
+
+int run_route(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  Args args;
+  try {
+    args = parse(argc, argv);
+  } catch (const Usage& u) {
+    std::fprintf(stderr, "psssp-sim route: %s\n%s", u.message.c_str(), kUsage);
+    return 2;
+  }
+  Fabric fabric = read_fabric(args.fabric);
+  if (!args.lids.empty()) apply_lid_file(fabric, args.lids);
+  if (!args.guid_file.empty()) args.options.guid_list = read_guid_list(args.guid_file);
+
+  const RoutingResult result = route_psssp(fabric, args.options);
+
+  std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("cannot write " + args.output + ": " + std::strerror(errno));
+  write_lfts(out, fabric, result.lfts);
+  out.close();
+  if (!out) throw InputError("error writing " + args.output);
+  print_summary(fabric, result, args.output);
+  return 0;
 }
 
 }  // namespace psssp::sim

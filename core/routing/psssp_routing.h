@@ -2,6 +2,7 @@
 // edge weight = load already placed on the link; the search tree, written in
 // reverse, becomes every switch's LFT entry for that LID; then the tree's
 // links take on the load of the sources routed through them.
+// The algorithm and its choices are described in psssp-route.md.
 #pragma once
 
 #include <string>
@@ -17,22 +18,46 @@ struct RoutingOptions {
   // Otherwise paths may be up to max_extra_hops longer than the shortest.
   bool minimal = true;
   unsigned max_extra_hops = 2;
+  // Non-minimal mode: cost of one hop, in routes (keeps idle links from
+  // attracting detours; 0 < hop_weight).
+  double hop_weight = 1.0;
   // Weight = load / capacity (Gb/s) instead of the plain route count.
   bool capacity_weights = false;
   // Switch port-0 LIDs are always routed; with this they also add load.
   bool switch_lids_load = false;
   // Port GUIDs from a cn_guid_file-style list: routed first (priority) or the
-  // only sources of load (only).
+  // only sources and destinations of load (only).
   std::vector<Guid> guid_list;
   enum class GuidListMode { priority, only } guid_list_mode = GuidListMode::priority;
+  // Worker threads (0 = hardware concurrency). The LFTs do not depend on it.
   unsigned threads = 1;
+
+  // --- Tuning knobs; the defaults are the measured best (psssp-route.md). ---
+  // Destination order: round-robin over destination switches (consecutive
+  // searches land in different subtrees), or plain LID order as OpenSM.
+  enum class Order { interleaved, lid } order = Order::interleaved;
+  // Among equal-cost next hops: the lowest port (first), or the candidate
+  // (key mod count) where key is the destination's rank on its switch, which
+  // spreads destinations over parallel choices like ftree's d-mod-k.
+  enum class TieBreak { first, dmodk } tie_break = TieBreak::dmodk;
+  // Link weight = routes + dest_weight * (routes a link would carry if every
+  // destination on it drew from all sources): with dest_weight > 0, links
+  // already serving many distinct destinations cost more, which keeps the
+  // routes to one destination on few links.
+  double dest_weight = 1.0;
+  // Rip-up-and-reroute passes after the first: each load-carrying LID is
+  // re-searched with its own load removed and everybody else's in place.
+  unsigned refine_passes = 0;
+  // Minimal mode only: search with Boost.Graph's Dijkstra on the shortest-path
+  // DAG instead of the layered kernel. Identical LFTs, slower (bench_route).
+  bool boost_kernel = false;
 };
 
 struct RoutingResult {
   ForwardingTables lfts;
-  std::vector<double> channel_load;     // routes per fabric channel (sources x paths)
-  std::vector<std::string> unreachable; // messages: destinations some switch cannot reach
-  double seconds = 0.0;                 // compute time
+  std::vector<double> channel_load;      // routes per fabric channel (sources x paths)
+  std::vector<std::string> unreachable;  // messages: destinations some switch cannot reach
+  double seconds = 0.0;                  // compute time
 };
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).

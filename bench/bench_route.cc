@@ -1,0 +1,151 @@
+// bench_route: time and quality of P-SSSP on fabrics built in code.
+//   bench_route speed [--big]      routing time per fabric, kernel and threads
+//   bench_route quality [--runs N] eBB (internal estimator) of routing variants
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "routing/psssp_routing.h"
+#include "routing/routing_test_support.h"
+
+using namespace psssp;
+using psssp::testing::estimate_ebb;
+
+namespace {
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+// ftree-style d-mod-k routing of a k-ary n-tree: the reference the quality
+// numbers are compared against (every destination gets one spine, every
+// down link one destination).
+ForwardingTables dmodk(const psssp::testing::KaryNtree& t, unsigned k, unsigned n) {
+  const Fabric& f = t.fabric;
+  ForwardingTables lfts(f);
+  for (std::size_t d = 0; d < t.hosts.size(); ++d) {
+    const Lid lid = f.node(t.hosts[d]).ports[1].lid;
+    const unsigned wd = static_cast<unsigned>(d / k), pos = static_cast<unsigned>(d % k);
+    for (unsigned l = 0; l < n; ++l) {
+      unsigned pow = 1;
+      for (unsigned i = 0; i < l; ++i) pow *= k;
+      for (unsigned w = 0; w < t.level[l].size(); ++w) {
+        const bool below = w / pow == wd / pow;  // digits >= l agree
+        PortNum port;
+        if (below)
+          port = static_cast<PortNum>(l == 0 ? 1 + pos : 1 + (wd / (pow / k)) % k);
+        else
+          port = static_cast<PortNum>(k + 1 + (d / pow) % k);
+        lfts.set(t.level[l][w], lid, port);
+      }
+    }
+  }
+  return lfts;
+}
+
+struct Variant {
+  const char* name;
+  std::function<void(RoutingOptions&)> set;
+};
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {
+      {"sssp-like (lid order, first, routes only)",
+       [](RoutingOptions& o) {
+         o.order = RoutingOptions::Order::lid;
+         o.tie_break = RoutingOptions::TieBreak::first;
+         o.dest_weight = 0;
+       }},
+      {"interleaved, first, routes only",
+       [](RoutingOptions& o) {
+         o.tie_break = RoutingOptions::TieBreak::first;
+         o.dest_weight = 0;
+       }},
+      {"interleaved, dmodk, routes only", [](RoutingOptions& o) { o.dest_weight = 0; }},
+      {"default", [](RoutingOptions&) {}},
+      {"default + 1 refine pass", [](RoutingOptions& o) { o.refine_passes = 1; }},
+  };
+  return v;
+}
+
+int quality(unsigned runs) {
+  struct Case {
+    std::string name;
+    std::function<Fabric()> make;
+  };
+  std::vector<Case> cases = {
+      {"4-ary 3-tree (64 hosts)", [] { return psssp::testing::make_kary_ntree(4, 3).fabric; }},
+      {"8-ary 3-tree (512 hosts)", [] { return psssp::testing::make_kary_ntree(8, 3).fabric; }},
+      {"8x8 torus, 4 hosts/switch",
+       [] {
+         return psssp::testing::make_torus({8, 8}, 4);
+       }},
+      {"4x4x4 torus, 2 hosts/switch",
+       [] {
+         return psssp::testing::make_torus({4, 4, 4}, 2);
+       }},
+      {"random 64 sw deg 8, 8 hosts", [] { return psssp::testing::make_random(64, 8, 8, 7); }},
+  };
+  for (unsigned k : {4u, 8u}) {
+    const auto t = psssp::testing::make_kary_ntree(k, 3);
+    std::printf("%u-ary 3-tree d-mod-k reference: eBB %.4f (one way: %.4f)\n", k,
+                estimate_ebb(t.fabric, dmodk(t, k, 3), runs),
+                estimate_ebb(t.fabric, dmodk(t, k, 3), runs, 1, false));
+  }
+  for (const Case& c : cases) {
+    const Fabric f = c.make();
+    std::printf("%s\n", c.name.c_str());
+    for (const Variant& v : variants()) {
+      RoutingOptions o;
+      v.set(o);
+      const RoutingResult r = route_psssp(f, o);
+      std::printf("  %-45s eBB %.4f  (%.3f s)\n", v.name, estimate_ebb(f, r.lfts, runs), r.seconds);
+    }
+  }
+  return 0;
+}
+
+int speed(bool big) {
+  std::vector<unsigned> ks = {8, 12, 16};
+  if (big) ks.push_back(32);
+  for (const unsigned k : ks) {
+    const auto t = psssp::testing::make_kary_ntree(k, 3);
+    std::printf("%u-ary 3-tree: %zu hosts, %zu switches\n", k, t.hosts.size(),
+                t.fabric.switches().size());
+    for (const bool boost_kernel : {false, true}) {
+      if (boost_kernel && k > 16) continue;
+      for (const unsigned threads : {1u, 2u}) {
+        RoutingOptions o;
+        o.threads = threads;
+        o.boost_kernel = boost_kernel;
+        const RoutingResult r = route_psssp(t.fabric, o);
+        std::printf("  %-8s threads %u: %8.3f s   peak RSS %.0f MiB\n",
+                    boost_kernel ? "boost" : "layered", threads, r.seconds, peak_rss_mib());
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_route speed [--big] | quality [--runs N]\n");
+    return 2;
+  }
+  if (!std::strcmp(argv[1], "speed")) return speed(argc > 2 && !std::strcmp(argv[2], "--big"));
+  if (!std::strcmp(argv[1], "quality"))
+    return quality(argc > 3 && !std::strcmp(argv[2], "--runs")
+                       ? static_cast<unsigned>(std::atoi(argv[3]))
+                       : 200);
+  std::fprintf(stderr, "bench_route: unknown mode '%s'\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,367 @@
+#include "psssp_routing.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <set>
+
+#include "routing_test_support.h"
+
+namespace psssp {
+namespace {
+
+using testing::Trace;
+using testing::trace_route;
+
+// Switch hops from every switch to `target` over usable cables (independent
+// of the routing code).
+std::vector<unsigned> hop_distances(const Fabric& f, NodeId target) {
+  std::vector<unsigned> dist(f.node_count(), ~0u);
+  std::deque<NodeId> queue{target};
+  dist[target] = 0;
+  while (!queue.empty()) {
+    const NodeId v = queue.front();
+    queue.pop_front();
+    for (NodeId u : f.switches()) {
+      if (dist[u] != ~0u) continue;
+      for (PortNum p = 1; p < f.node(u).ports.size(); ++p) {
+        const Port& port = f.node(u).ports[p];
+        if (port.usable() && port.remote.node == v) {
+          dist[u] = dist[v] + 1;
+          queue.push_back(u);
+          break;
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+// The switch a LID terminates at.
+NodeId lid_switch(const Fabric& f, Lid lid) {
+  const PortRef owner = f.port_of_lid(lid);
+  if (f.node(owner.node).is_switch()) return owner.node;
+  return f.port(owner).remote.node;
+}
+
+// Every switch reaches every LID, without loops; with `minimal`, in the
+// fewest switch hops.
+void expect_complete(const Fabric& f, const RoutingResult& r, bool minimal) {
+  for (unsigned l = 1; l <= f.max_lid(); ++l) {
+    const Lid lid = static_cast<Lid>(l);
+    if (!f.port_of_lid(lid).valid()) continue;
+    const auto dist = hop_distances(f, lid_switch(f, lid));
+    for (const NodeId sw : f.switches()) {
+      std::vector<ChannelId> path;
+      ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), Trace::ok)
+          << "switch " << f.node(sw).name << " LID " << lid;
+      const unsigned switch_hops = static_cast<unsigned>(path.size()) -
+                                   (f.node(f.port_of_lid(lid).node).is_switch() ? 0 : 1);
+      if (minimal) {
+        EXPECT_EQ(switch_hops, dist[sw]) << f.node(sw).name << " LID " << lid;
+      }
+    }
+  }
+}
+
+// Routes per channel counted by tracing every (source host, load LID) pair.
+std::vector<double> traced_loads(const Fabric& f, const ForwardingTables& lfts,
+                                 const std::vector<PortRef>& sources,
+                                 const std::vector<PortRef>& destinations) {
+  std::vector<double> load(f.channel_count(), 0.0);
+  for (const PortRef s : sources)
+    for (const PortRef d : destinations)
+      for (unsigned k = 0; k < f.port(d).lid_count(); ++k) {
+        if (s == d) continue;
+        std::vector<ChannelId> path;
+        if (trace_route(f, lfts, s, static_cast<Lid>(f.port(d).lid + k), &path) != Trace::ok)
+          continue;
+        for (const ChannelId c : path) load[c] += 1.0;
+      }
+  return load;
+}
+
+TEST(Routing, FatTreeCompleteMinimalAndPortZero) {
+  const auto t = testing::make_kary_ntree(4, 3);
+  const RoutingResult r = route_psssp(t.fabric, {});
+  EXPECT_TRUE(r.unreachable.empty());
+  expect_complete(t.fabric, r, true);
+  for (const NodeId sw : t.fabric.switches())
+    EXPECT_EQ(r.lfts.get(sw, t.fabric.node(sw).ports[0].lid), 0);
+  for (const NodeId h : t.hosts) {
+    const Port& p = t.fabric.node(h).ports[1];
+    EXPECT_EQ(r.lfts.get(p.remote.node, p.lid), p.remote.port);
+  }
+}
+
+TEST(Routing, TorusAndRandomComplete) {
+  for (const Fabric& f : {testing::make_torus({4, 3}, 2), testing::make_torus({2, 2, 3}, 1),
+                          testing::make_random(20, 5, 3, 11)}) {
+    const RoutingResult r = route_psssp(f, {});
+    EXPECT_TRUE(r.unreachable.empty());
+    expect_complete(f, r, true);
+  }
+}
+
+TEST(Routing, Deterministic) {
+  const Fabric f = testing::make_random(30, 6, 4, 5);
+  RoutingOptions o;
+  const RoutingResult a = route_psssp(f, o);
+  const RoutingResult b = route_psssp(f, o);
+  EXPECT_TRUE(a.lfts == b.lfts);
+  EXPECT_EQ(a.channel_load, b.channel_load);
+  o.threads = 3;
+  const RoutingResult c = route_psssp(f, o);
+  EXPECT_TRUE(a.lfts == c.lfts);
+  EXPECT_EQ(a.channel_load, c.channel_load);
+}
+
+TEST(Routing, BoostKernelMatchesLayeredKernel) {
+  for (const Fabric& f : {testing::make_random(25, 6, 3, 3), testing::make_torus({4, 4}, 2),
+                          testing::make_kary_ntree(4, 3).fabric}) {
+    for (const bool capacity : {false, true}) {
+      RoutingOptions o;
+      o.capacity_weights = capacity;
+      const RoutingResult layered = route_psssp(f, o);
+      o.boost_kernel = true;
+      const RoutingResult dijkstra = route_psssp(f, o);
+      EXPECT_TRUE(layered.lfts == dijkstra.lfts);
+    }
+  }
+}
+
+TEST(Routing, LoadAccountingMatchesTracedRoutes) {
+  for (const bool refine : {false, true}) {
+    Fabric f = testing::make_random(16, 5, 3, 9);
+    RoutingOptions o;
+    o.refine_passes = refine ? 2 : 0;
+    const RoutingResult r = route_psssp(f, o);
+    const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+    ASSERT_EQ(r.channel_load.size(), traced.size());
+    for (ChannelId c = 0; c < traced.size(); ++c)
+      EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]) << c;
+  }
+}
+
+// Two switches joined by two parallel cables, hosts on both sides.
+Fabric two_switches(LinkRate first, LinkRate second, unsigned hosts) {
+  Fabric f;
+  const NodeId a = f.add_node(NodeType::switch_node, "a", static_cast<PortNum>(hosts + 2));
+  const NodeId b = f.add_node(NodeType::switch_node, "b", static_cast<PortNum>(hosts + 2));
+  f.connect(PortRef{a, 1}, PortRef{b, 1}, first);
+  f.connect(PortRef{a, 2}, PortRef{b, 2}, second);
+  for (unsigned i = 0; i < hosts; ++i)
+    for (const NodeId sw : {a, b}) {
+      const NodeId h = f.add_node(NodeType::ca, f.node(sw).name + std::to_string(i), 1);
+      f.connect(PortRef{h, 1}, PortRef{sw, static_cast<PortNum>(3 + i)}, testing::qdr4x());
+    }
+  testing::assign_guids(f);
+  testing::assign_lids(f);
+  return f;
+}
+
+TEST(Routing, ParallelCablesBothUsed) {
+  const Fabric f = two_switches(testing::qdr4x(), testing::qdr4x(), 4);
+  const RoutingResult r = route_psssp(f, {});
+  for (const PortNum p : {PortNum{1}, PortNum{2}}) {
+    EXPECT_EQ(r.channel_load[f.channel(PortRef{0, p})], 8.0) << "a port " << int(p);
+    EXPECT_EQ(r.channel_load[f.channel(PortRef{1, p})], 8.0) << "b port " << int(p);
+  }
+}
+
+TEST(Routing, CapacityWeightsPreferTheFatLink) {
+  const LinkRate fat{LinkWidth::x12, LinkSpeed::qdr};
+  const Fabric f = two_switches(testing::qdr4x(), fat, 8);
+  RoutingOptions o;
+  const RoutingResult plain = route_psssp(f, o);
+  EXPECT_EQ(plain.channel_load[f.channel(PortRef{0, 1})],
+            plain.channel_load[f.channel(PortRef{0, 2})]);
+  o.capacity_weights = true;
+  const RoutingResult r = route_psssp(f, o);
+  const double thin = r.channel_load[f.channel(PortRef{0, 1})];
+  const double thick = r.channel_load[f.channel(PortRef{0, 2})];
+  EXPECT_EQ(thin + thick, 64.0);
+  EXPECT_GE(thick, 2.5 * thin);  // 3x the capacity: about 3x the routes
+}
+
+TEST(Routing, LmcPathsSpread) {
+  // 2-level fat tree: 4 leaves, 4 spines, LMC 2 on the hosts: the 4 LIDs of
+  // a host reach it from another leaf over 4 different spines.
+  Fabric f;
+  std::vector<NodeId> leaf, spine;
+  for (int i = 0; i < 4; ++i)
+    leaf.push_back(f.add_node(NodeType::switch_node, "l" + std::to_string(i), 8));
+  for (int i = 0; i < 4; ++i)
+    spine.push_back(f.add_node(NodeType::switch_node, "s" + std::to_string(i), 4));
+  for (int l = 0; l < 4; ++l)
+    for (int s = 0; s < 4; ++s)
+      f.connect(PortRef{leaf[l], static_cast<PortNum>(5 + s)},
+                PortRef{spine[s], static_cast<PortNum>(1 + l)});
+  std::vector<NodeId> hosts;
+  for (int l = 0; l < 4; ++l)
+    for (int h = 0; h < 4; ++h) {
+      hosts.push_back(f.add_node(NodeType::ca, "h" + std::to_string(l) + std::to_string(h), 1));
+      f.connect(PortRef{hosts.back(), 1}, PortRef{leaf[l], static_cast<PortNum>(1 + h)});
+    }
+  testing::assign_guids(f);
+  testing::assign_lids(f, 2);
+  const RoutingResult r = route_psssp(f, {});
+  expect_complete(f, r, true);
+  for (const NodeId h : hosts) {
+    const Port& p = f.node(h).ports[1];
+    for (const NodeId other : leaf) {
+      if (other == p.remote.node) continue;
+      std::set<PortNum> ports;
+      for (unsigned k = 0; k < 4; ++k) ports.insert(r.lfts.get(other, static_cast<Lid>(p.lid + k)));
+      EXPECT_EQ(ports.size(), 4u) << f.node(h).name << " from " << f.node(other).name;
+    }
+  }
+}
+
+TEST(Routing, DisconnectedFabricRoutedPerComponent) {
+  Fabric f;
+  // Component 1: a - b, component 2: c - d - e (a line), hosts everywhere.
+  std::vector<NodeId> sw;
+  for (const char* n : {"a", "b", "c", "d", "e"})
+    sw.push_back(f.add_node(NodeType::switch_node, n, 4));
+  f.connect(PortRef{sw[0], 1}, PortRef{sw[1], 1});
+  f.connect(PortRef{sw[2], 1}, PortRef{sw[3], 1});
+  f.connect(PortRef{sw[3], 2}, PortRef{sw[4], 1});
+  for (std::size_t i = 0; i < sw.size(); ++i) {
+    const NodeId h = f.add_node(NodeType::ca, "h" + std::to_string(i), 1);
+    f.connect(PortRef{h, 1}, PortRef{sw[i], 3});
+  }
+  testing::assign_guids(f);
+  testing::assign_lids(f);
+  const RoutingResult r = route_psssp(f, {});
+  const auto component = [](NodeId s) { return s < 2 ? 0 : 1; };
+  for (unsigned l = 1; l <= f.max_lid(); ++l) {
+    const Lid lid = static_cast<Lid>(l);
+    const NodeId target = lid_switch(f, lid);
+    for (const NodeId s : sw) {
+      if (component(s) == component(target))
+        EXPECT_EQ(trace_route(f, r.lfts, PortRef{s, 0}, lid), Trace::ok);
+      else
+        EXPECT_EQ(r.lfts.get(s, lid), kNoPath);
+    }
+  }
+  // 10 LIDs (5 switches, 5 hosts), each unreachable from the other component.
+  EXPECT_EQ(r.unreachable.size(), 10u);
+  EXPECT_NE(r.unreachable[0].find("no route from"), std::string::npos);
+  // Loads stay inside components: a host of "a" reaches 1 other host.
+  EXPECT_EQ(r.channel_load[f.channel(PortRef{5, 1})], 1.0);
+}
+
+TEST(Routing, DownLinksAvoided) {
+  auto t = testing::make_kary_ntree(4, 3);
+  Fabric& f = t.fabric;
+  // Take down one leaf up-link and one spine link (both ends).
+  for (const PortRef end : {PortRef{t.level[0][0], 5}, PortRef{t.level[1][3], 6}}) {
+    const PortRef other = f.port(end).remote;
+    f.port(end).healthy = false;
+    f.port(other).healthy = false;
+  }
+  f.index();
+  for (const bool minimal : {true, false}) {
+    RoutingOptions o;
+    o.minimal = minimal;
+    const RoutingResult r = route_psssp(f, o);
+    expect_complete(f, r, minimal);
+    for (const NodeId sw : f.switches())
+      for (unsigned l = 1; l <= f.max_lid(); ++l) {
+        const PortNum p = r.lfts.get(sw, static_cast<Lid>(l));
+        if (p != 0 && p != kNoPath) {
+          EXPECT_TRUE(f.port(PortRef{sw, p}).usable());
+        }
+      }
+  }
+}
+
+TEST(Routing, NonMinimalStretchBounded) {
+  for (const unsigned extra : {0u, 1u, 3u}) {
+    const Fabric f = testing::make_torus({5, 4}, 2);
+    RoutingOptions o;
+    o.minimal = false;
+    o.max_extra_hops = extra;
+    const RoutingResult r = route_psssp(f, o);
+    expect_complete(f, r, false);
+    for (unsigned l = 1; l <= f.max_lid(); ++l) {
+      const Lid lid = static_cast<Lid>(l);
+      const auto dist = hop_distances(f, lid_switch(f, lid));
+      for (const NodeId sw : f.switches()) {
+        std::vector<ChannelId> path;
+        ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), Trace::ok);
+        const unsigned hops = static_cast<unsigned>(path.size()) -
+                              (f.node(f.port_of_lid(lid).node).is_switch() ? 0 : 1);
+        EXPECT_LE(hops, dist[sw] + extra);
+      }
+    }
+    const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+    for (ChannelId c = 0; c < traced.size(); ++c) EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]);
+  }
+}
+
+TEST(Routing, DualPortHostsOnDifferentSwitches) {
+  Fabric f = testing::make_torus({3, 3}, 1, 1);
+  const NodeId dual = f.add_node(NodeType::ca, "dual", 2);
+  f.connect(PortRef{dual, 1}, PortRef{f.switches()[0], 6});
+  f.connect(PortRef{dual, 2}, PortRef{f.switches()[4], 6});
+  // A switch without hosts and a CA with an uncabled port.
+  const NodeId lonely = f.add_node(NodeType::switch_node, "nohosts", 2);
+  f.connect(PortRef{lonely, 1}, PortRef{f.switches()[8], 6});
+  f.add_node(NodeType::ca, "uncabled", 1);
+  testing::assign_guids(f);
+  f.index();
+  testing::assign_lids(f);
+  f.node(static_cast<NodeId>(f.node_count() - 1)).ports[1].lid = static_cast<Lid>(f.max_lid() + 1);
+  f.index();
+  const RoutingResult r = route_psssp(f, {});
+  ASSERT_EQ(r.unreachable.size(), 1u);
+  EXPECT_NE(r.unreachable[0].find("not cabled"), std::string::npos);
+  for (const NodeId sw : f.switches()) EXPECT_EQ(r.lfts.get(sw, f.max_lid()), kNoPath);
+  for (const PortNum p : {PortNum{1}, PortNum{2}})
+    for (const NodeId sw : f.switches())
+      EXPECT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, f.node(dual).ports[p].lid), Trace::ok);
+  const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+  for (ChannelId c = 0; c < traced.size(); ++c) EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]);
+}
+
+TEST(Routing, GuidListOnlyCountsListedTraffic) {
+  const Fabric f = testing::make_torus({4, 4}, 2);
+  RoutingOptions o;
+  std::vector<PortRef> listed;
+  for (std::size_t i = 0; i < f.host_ports().size(); i += 3) {
+    listed.push_back(f.host_ports()[i]);
+    o.guid_list.push_back(f.port(listed.back()).guid);
+  }
+  o.guid_list_mode = RoutingOptions::GuidListMode::only;
+  const RoutingResult r = route_psssp(f, o);
+  expect_complete(f, r, true);
+  const auto traced = traced_loads(f, r.lfts, listed, listed);
+  for (ChannelId c = 0; c < traced.size(); ++c) EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]);
+
+  o.guid_list_mode = RoutingOptions::GuidListMode::priority;
+  const RoutingResult p = route_psssp(f, o);
+  expect_complete(f, p, true);
+  const auto all = traced_loads(f, p.lfts, f.host_ports(), f.host_ports());
+  for (ChannelId c = 0; c < all.size(); ++c) EXPECT_DOUBLE_EQ(p.channel_load[c], all[c]);
+}
+
+TEST(Routing, SwitchLidsLoad) {
+  const Fabric f = testing::make_torus({3, 3}, 2);
+  RoutingOptions o;
+  const double without = route_psssp(f, o).channel_load[f.channel(f.host_ports()[0])];
+  o.switch_lids_load = true;
+  const double with = route_psssp(f, o).channel_load[f.channel(f.host_ports()[0])];
+  EXPECT_EQ(with, without + 9.0);  // one route to each of the 9 switch LIDs
+}
+
+TEST(Routing, NoSwitchesIsAnError) {
+  Fabric f;
+  f.add_node(NodeType::ca, "h", 1);
+  f.index();
+  EXPECT_THROW(route_psssp(f, {}), FabricError);
+}
+
+}  // namespace
+}  // namespace psssp

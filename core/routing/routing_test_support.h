@@ -1,0 +1,240 @@
+// Test and bench support (header only, not part of the library): fabrics
+// built in code, a route tracer and a small eBB estimator.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+
+namespace psssp::testing {
+
+inline LinkRate qdr4x() { return LinkRate{LinkWidth::x4, LinkSpeed::qdr}; }
+
+// GUIDs: node id + 1 in the high bits, port number in the low byte.
+inline void assign_guids(Fabric& f) {
+  for (NodeId id = 0; id < f.node_count(); ++id) {
+    Node& n = f.node(id);
+    n.guid = (static_cast<Guid>(id) + 1) << 8;
+    n.system_image_guid = n.guid;
+    for (PortNum p = 0; p < n.ports.size(); ++p)
+      n.ports[p].guid = n.is_switch() ? n.guid : (n.guid | p);
+  }
+}
+
+// LIDs: switches first (port 0), then CA ports with a cable, in node order;
+// every port spans 2^lmc LIDs. Indexes the fabric.
+inline void assign_lids(Fabric& f, std::uint8_t ca_lmc = 0, bool hosts_first = false) {
+  unsigned next = 1;
+  auto give = [&](Port& p, std::uint8_t lmc) {
+    const unsigned step = 1u << lmc;
+    next = (next + step - 1) / step * step;  // LMC ranges are aligned
+    p.lid = static_cast<Lid>(next);
+    p.lmc = lmc;
+    next += step;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool do_switches = (pass == 0) != hosts_first;
+    for (NodeId id = 0; id < f.node_count(); ++id) {
+      Node& n = f.node(id);
+      if (n.is_switch() != do_switches) continue;
+      if (n.is_switch()) {
+        give(n.ports[0], 0);
+      } else {
+        for (PortNum p = 1; p < n.ports.size(); ++p)
+          if (n.ports[p].connected()) give(n.ports[p], ca_lmc);
+      }
+    }
+  }
+  f.index();
+}
+
+// k-ary n-tree: n levels of k^(n-1) switches; switch (w, l) has down ports
+// 1..k and up ports k+1..2k, up port k+1+m going to (w with digit l = m,
+// l+1). Leaves carry k hosts on ports 1..k. Returns the fabric with LIDs.
+struct KaryNtree {
+  Fabric fabric;
+  std::vector<std::vector<NodeId>> level;  // level[l][w]
+  std::vector<NodeId> hosts;               // leaf-major, position-minor
+};
+inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0) {
+  KaryNtree t;
+  unsigned width = 1;
+  for (unsigned i = 1; i < n; ++i) width *= k;
+  t.level.resize(n);
+  for (unsigned l = 0; l < n; ++l)
+    for (unsigned w = 0; w < width; ++w)
+      t.level[l].push_back(t.fabric.add_node(NodeType::switch_node,
+                                             "s" + std::to_string(l) + "_" + std::to_string(w),
+                                             static_cast<PortNum>(2 * k)));
+  for (unsigned l = 0; l + 1 < n; ++l) {
+    unsigned pow = 1;
+    for (unsigned i = 0; i < l; ++i) pow *= k;
+    for (unsigned w = 0; w < width; ++w) {
+      const unsigned digit = (w / pow) % k;
+      for (unsigned m = 0; m < k; ++m) {
+        const unsigned up = w - digit * pow + m * pow;
+        t.fabric.connect(PortRef{t.level[l][w], static_cast<PortNum>(k + 1 + m)},
+                         PortRef{t.level[l + 1][up], static_cast<PortNum>(1 + digit)}, qdr4x());
+      }
+    }
+  }
+  for (unsigned w = 0; w < width; ++w)
+    for (unsigned p = 0; p < k; ++p) {
+      const NodeId h = t.fabric.add_node(NodeType::ca, "h" + std::to_string(w * k + p), 1);
+      t.fabric.connect(PortRef{h, 1}, PortRef{t.level[0][w], static_cast<PortNum>(1 + p)}, qdr4x());
+      t.hosts.push_back(h);
+    }
+  assign_guids(t.fabric);
+  assign_lids(t.fabric, lmc);
+  return t;
+}
+
+// Torus of switches with `hosts` CAs each; a ring of size 2 gets two parallel
+// cables, a ring of size 1 none.
+// `spare` extra ports per switch stay free.
+inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsigned spare = 0) {
+  Fabric f;
+  unsigned count = 1;
+  for (const unsigned d : dims) count *= d;
+  const unsigned ports = hosts + 2 * static_cast<unsigned>(dims.size()) + spare;
+  std::vector<NodeId> sw;
+  for (unsigned i = 0; i < count; ++i)
+    sw.push_back(
+        f.add_node(NodeType::switch_node, "t" + std::to_string(i), static_cast<PortNum>(ports)));
+  unsigned stride = 1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] > 1)
+      for (unsigned i = 0; i < count; ++i) {
+        const unsigned c = (i / stride) % dims[d];
+        const unsigned j = i - c * stride + ((c + 1) % dims[d]) * stride;
+        f.connect(PortRef{sw[i], static_cast<PortNum>(hosts + 1 + 2 * d)},
+                  PortRef{sw[j], static_cast<PortNum>(hosts + 2 + 2 * d)}, qdr4x());
+      }
+    stride *= dims[d];
+  }
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned h = 0; h < hosts; ++h) {
+      const NodeId ca =
+          f.add_node(NodeType::ca, "h" + std::to_string(i) + "_" + std::to_string(h), 1);
+      f.connect(PortRef{ca, 1}, PortRef{sw[i], static_cast<PortNum>(1 + h)}, qdr4x());
+    }
+  assign_guids(f);
+  assign_lids(f);
+  return f;
+}
+
+// Random connected fabric: a ring plus random cables between free switch
+// ports (parallel cables possible), `hosts` CAs per switch.
+inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, std::uint64_t seed) {
+  Fabric f;
+  std::mt19937_64 rng(seed);
+  std::vector<NodeId> sw;
+  for (unsigned i = 0; i < switches; ++i)
+    sw.push_back(f.add_node(NodeType::switch_node, "r" + std::to_string(i),
+                            static_cast<PortNum>(hosts + degree)));
+  std::vector<PortNum> next(switches, static_cast<PortNum>(hosts + 1));
+  for (unsigned i = 0; i < switches && switches > 1; ++i) {
+    const unsigned j = (i + 1) % switches;
+    if (switches == 2 && i == 1) break;
+    f.connect(PortRef{sw[i], next[i]++}, PortRef{sw[j], next[j]++}, qdr4x());
+  }
+  std::vector<unsigned> free_ports;
+  for (unsigned i = 0; i < switches; ++i)
+    for (unsigned p = next[i]; p <= hosts + degree; ++p) free_ports.push_back(i);
+  std::shuffle(free_ports.begin(), free_ports.end(), rng);
+  for (std::size_t a = 0; a + 1 < free_ports.size(); a += 2) {
+    const unsigned i = free_ports[a], j = free_ports[a + 1];
+    if (i == j) continue;
+    f.connect(PortRef{sw[i], next[i]++}, PortRef{sw[j], next[j]++}, qdr4x());
+  }
+  for (unsigned i = 0; i < switches; ++i)
+    for (unsigned h = 0; h < hosts; ++h) {
+      const NodeId ca =
+          f.add_node(NodeType::ca, "h" + std::to_string(i) + "_" + std::to_string(h), 1);
+      f.connect(PortRef{ca, 1}, PortRef{sw[i], static_cast<PortNum>(1 + h)}, qdr4x());
+    }
+  assign_guids(f);
+  assign_lids(f);
+  return f;
+}
+
+enum class Trace { ok, no_path, loop, wrong_end };
+
+// Follows the LFTs from `start` (a switch, or a CA port whose cable is the
+// first channel) to `lid`, appending the channels used.
+inline Trace trace_route(const Fabric& f, const ForwardingTables& lfts, PortRef start, Lid lid,
+                         std::vector<ChannelId>* channels = nullptr) {
+  const PortRef owner = f.port_of_lid(lid);
+  if (!owner.valid()) return Trace::no_path;
+  NodeId node = start.node;
+  if (!f.node(node).is_switch()) {
+    if (start == owner) return Trace::ok;
+    const Port& p = f.port(start);
+    if (!p.usable()) return Trace::no_path;
+    if (channels) channels->push_back(f.channel(start));
+    node = p.remote.node;
+    if (!f.node(node).is_switch()) return p.remote == owner ? Trace::ok : Trace::wrong_end;
+  }
+  for (std::size_t hops = 0; hops <= f.switches().size(); ++hops) {
+    const PortNum out = lfts.get(node, lid);
+    if (out == kNoPath) return Trace::no_path;
+    if (out == 0) return owner == PortRef{node, 0} ? Trace::ok : Trace::wrong_end;
+    const Port& p = f.port(PortRef{node, out});
+    if (!p.usable()) return Trace::no_path;
+    if (channels) channels->push_back(f.channel(PortRef{node, out}));
+    if (!f.node(p.remote.node).is_switch()) return p.remote == owner ? Trace::ok : Trace::wrong_end;
+    node = p.remote.node;
+  }
+  return Trace::loop;
+}
+
+// Effective bisection bandwidth estimate: per run, a random bisection of the
+// host ports paired across the halves, one flow from each first-half host to
+// its partner (both_ways: also back; the one-way numbers match the reference
+// ftree/sssp values of the project, e.g. d-mod-k on an 8-ary 3-tree 0.725);
+// every flow gets
+// 1 / (most flows on any channel of its path); run value = mean share.
+// Returns the mean over runs. Flows without a route count as share 0.
+inline double estimate_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs,
+                           std::uint64_t seed = 1, bool both_ways = false) {
+  std::vector<PortRef> hosts = f.host_ports();
+  if (hosts.size() < 2) return 0.0;
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> count(f.channel_count(), 0);
+  std::vector<std::vector<ChannelId>> paths;
+  std::vector<bool> routed;
+  double total = 0.0;
+  for (unsigned r = 0; r < runs; ++r) {
+    std::shuffle(hosts.begin(), hosts.end(), rng);
+    const std::size_t half = hosts.size() / 2;
+    const std::size_t flows = both_ways ? 2 * half : half;
+    paths.assign(flows, {});
+    routed.assign(flows, false);
+    for (std::size_t i = 0; i < flows; ++i) {
+      const PortRef src = hosts[i];
+      const PortRef dst = hosts[i < half ? i + half : i - half];
+      routed[i] = trace_route(f, lfts, src, f.port(dst).lid, &paths[i]) == Trace::ok;
+      if (routed[i])
+        for (const ChannelId c : paths[i]) ++count[c];
+    }
+    double sum = 0.0;
+    for (std::size_t i = 0; i < flows; ++i) {
+      if (!routed[i]) continue;
+      std::uint32_t worst = 1;
+      for (const ChannelId c : paths[i]) worst = std::max(worst, count[c]);
+      sum += 1.0 / worst;
+    }
+    for (std::size_t i = 0; i < flows; ++i)
+      for (const ChannelId c : paths[i]) count[c] = 0;
+    total += sum / static_cast<double>(flows);
+  }
+  return total / runs;
+}
+
+}  // namespace psssp::testing

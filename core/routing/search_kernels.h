@@ -1,0 +1,50 @@
+// One destination's search: from the destination switch (root) backwards over
+// the switch graph, giving every reached switch its next hop towards it.
+//  - layered_search: minimal hops; a dynamic program over the BFS layers.
+//  - boost_dag_search: minimal hops; Boost's Dijkstra on the shortest-path DAG.
+//    Same distances (same floating-point sums), same tie-break: same tree.
+//  - bounded_search: up to max_extra_hops longer than minimal; Boost's
+//    Dijkstra with a per-hop weight and a depth bound checked on relaxation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing_graph.h"
+
+namespace psssp::routing {
+
+struct SearchTree {
+  std::vector<double> dist;       // per vertex: cost to the root
+  std::vector<EdgeId> next_edge;  // per vertex: forward edge of its next hop
+  std::vector<Vertex> order;      // reached vertices, root first, each after its next hop
+  explicit SearchTree(std::uint32_t n = 0) : dist(n), next_edge(n, kNoEdge) {}
+};
+
+// The root's BFS layers (HopLayers).
+struct Layers {
+  Vertex root = 0;
+  const std::uint16_t* hops = nullptr;
+  const std::uint16_t* order = nullptr;
+  std::uint32_t reached = 0;
+};
+
+// Equal-cost next hops: take candidate (key mod count) in port order; key 0
+// is "the lowest port".
+struct TieRule {
+  std::uint64_t key = 0;
+};
+
+void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
+                    SearchTree& tree);
+void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double* weight,
+                      TieRule tie, SearchTree& tree);
+void bounded_search(const RoutingGraph& g, const Layers& layers, const double* weight,
+                    unsigned max_extra_hops, double hop_weight, SearchTree& tree);
+
+// The next hop of u among its minimal-hop edges whose cost is `best` (within
+// rounding), chosen by `tie`. Shared by both minimal kernels.
+EdgeId pick_next_hop(const RoutingGraph& g, Vertex u, const std::uint16_t* hops, const double* dist,
+                     const double* weight, double best, TieRule tie);
+
+}  // namespace psssp::routing
