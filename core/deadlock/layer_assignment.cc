@@ -1,0 +1,240 @@
+#include "layer_assignment.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "dependency_slots.h"
+#include "online_order.h"
+#include "route_walk.h"
+
+namespace psssp::deadlock {
+namespace {
+
+// Layers tried before giving up counting how many would be needed.
+constexpr unsigned kSearchCap = 64;
+
+struct Dependency {
+  Slot slot;
+  ChannelId from, to;
+};
+
+// What every layer graph shares: the slot numbering and channel geometry.
+struct Geometry {
+  const Fabric& fabric;
+  DependencySlots slots;
+  std::vector<PortRef> port_of_channel;
+  explicit Geometry(const Fabric& f) : fabric(f), slots(f), port_of_channel(f.channel_count()) {
+    for (ChannelId c = 0; c < f.channel_count(); ++c) port_of_channel[c] = f.channel_port(c);
+  }
+};
+
+// One layer's channel dependency graph: a route count per dependency slot
+// (edges exist while the count is positive) and an online topological order.
+class LayerGraph {
+  // The layer's graph as OnlineTopologicalOrder sees it: successors of a
+  // channel are the channels out of the switch it arrives at whose slot
+  // count is positive; predecessors likewise backwards.
+  auto succ() const {
+    return [this](std::uint32_t v, auto&& visit) {
+      const PortRef at = g_.slots.arrival(v);
+      if (!at.valid()) return;
+      const Slot base = g_.slots.slot(at.node, at.port, 0);
+      const ChannelId chan0 = g_.fabric.channel(PortRef{at.node, 0});
+      const unsigned width = g_.slots.width(at.node);
+      for (unsigned q = 1; q < width; ++q)
+        if (count_[base + q] != 0) visit(chan0 + q);
+    };
+  }
+  auto pred() const {
+    return [this](std::uint32_t v, auto&& visit) {
+      const PortRef from = g_.port_of_channel[v];
+      const unsigned width = g_.slots.width(from.node);
+      for (unsigned p = 1; p < width; ++p)
+        if (count_[g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)] != 0)
+          visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
+    };
+  }
+
+ public:
+  explicit LayerGraph(const Geometry& g)
+      : g_(g), count_(g.slots.size(), 0), order_(g.fabric.channel_count()) {}
+
+  // Adds all of a route's dependencies, or none if one would close a cycle.
+  bool add(const std::vector<Dependency>& deps) {
+    for (std::size_t i = 0; i < deps.size(); ++i) {
+      const Dependency& d = deps[i];
+      if (count_[d.slot] == 0 && !order_.insert(d.from, d.to, succ(), pred())) {
+        remove(deps, i);
+        return false;
+      }
+      ++count_[d.slot];
+    }
+    return true;
+  }
+  // Removes the first n dependencies added by add().
+  void remove(const std::vector<Dependency>& deps, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) --count_[deps[i].slot];
+  }
+  static std::size_t bytes(const Geometry& g) {
+    return g.slots.size() * sizeof(std::uint32_t) + g.fabric.channel_count() * 8;
+  }
+
+ private:
+  const Geometry& g_;
+  std::vector<std::uint32_t> count_;
+  OnlineTopologicalOrder order_;
+};
+
+// The switch-to-switch dependencies of the route from `source` to `dlid`.
+WalkEnd route_dependencies(const Geometry& g, const ForwardingTables& lfts, NodeId source, Lid dlid,
+                           std::vector<Hop>& hops, std::vector<Dependency>& deps) {
+  const WalkEnd end = walk_route(g.fabric, lfts, source, dlid, hops);
+  deps.clear();
+  for (std::size_t i = 1; i < hops.size(); ++i) {
+    const Hop& h = hops[i];
+    if (!h.to_switch || !hops[i - 1].to_switch) continue;
+    deps.push_back(Dependency{g.slots.slot(h.sw, h.in_port, h.out_port),
+                              g.slots.switch_channel_into(h.sw, h.in_port),
+                              g.fabric.channel(PortRef{h.sw, h.out_port})});
+  }
+  return end;
+}
+
+std::string layers_message(unsigned needed, unsigned available) {
+  return (needed == 0 ? "needs more than " + std::to_string(kSearchCap)
+                      : "needs " + std::to_string(needed)) +
+         " virtual layers, " + std::to_string(available) + " available";
+}
+
+}  // namespace
+
+LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts,
+                              const LayerOptions& options) {
+  if (options.max_layers < 1 || options.max_layers > kSlCount)
+    throw std::invalid_argument("virtual layers must be 1..16, not " +
+                                std::to_string(options.max_layers));
+  const auto start = std::chrono::steady_clock::now();
+  const Geometry g(fabric);
+  const std::vector<SourceSwitch> sources = source_switches(fabric);
+  const std::vector<Lid> dests = destination_lids(fabric);
+  LayerAssignment result;
+  result.table = LayerTable(fabric);
+  LayerTable& table = result.table;
+  std::vector<std::size_t> weight(sources.size(), 0);  // routes per path of a switch
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    for (const SourcePort& p : sources[s].ports) weight[s] += p.lid_count;
+
+  // Dependencies per path (capped), so paths can be visited by length.
+  std::vector<Hop> hops;
+  std::vector<Dependency> deps;
+  std::vector<std::uint8_t> length(sources.size() * dests.size());
+  std::vector<bool> has_length(256, false);
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    for (std::size_t d = 0; d < dests.size(); ++d) {
+      if (route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
+        throw LayerError("forwarding loop on the route from " +
+                             describe_node(fabric, sources[s].node) + " to LID " +
+                             std::to_string(dests[d]) + ": no layering is deadlock-free",
+                         0, options.max_layers);
+      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(deps.size(), 255));
+      length[s * dests.size() + d] = len;
+      has_length[len] = true;
+    }
+  std::vector<unsigned> lengths;  // the order of the length buckets
+  for (unsigned len = 1; len < 256; ++len)
+    if (has_length[len]) lengths.push_back(len);
+  if (options.order == LayerOptions::Order::longest_first)
+    std::reverse(lengths.begin(), lengths.end());
+  const bool by_length = options.order != LayerOptions::Order::lid;
+  // Calls f(s, d) for every path with dependencies, in placement order.
+  auto for_each_path = [&](auto&& f) {
+    if (!by_length) {
+      for (std::size_t d = 0; d < dests.size(); ++d)
+        for (std::size_t s = 0; s < sources.size(); ++s)
+          if (length[s * dests.size() + d] != 0) f(s, d);
+      return;
+    }
+    for (unsigned len : lengths)
+      for (std::size_t d = 0; d < dests.size(); ++d)
+        for (std::size_t s = 0; s < sources.size(); ++s)
+          if (length[s * dests.size() + d] == len) f(s, d);
+  };
+
+  // First fit: the lowest layer whose graph stays acyclic.
+  std::vector<std::unique_ptr<LayerGraph>> layers;
+  layers.push_back(std::make_unique<LayerGraph>(g));
+  for_each_path([&](std::size_t s, std::size_t d) {
+    route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps);
+    for (unsigned l = 0;; ++l) {
+      if (l == layers.size()) {
+        if (l == kSearchCap)
+          throw LayerError(layers_message(0, options.max_layers), 0, options.max_layers);
+        layers.push_back(std::make_unique<LayerGraph>(g));
+      }
+      if (layers[l]->add(deps)) {
+        table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(l));
+        break;
+      }
+    }
+  });
+  result.layers_needed = static_cast<unsigned>(layers.size());
+  if (result.layers_needed > options.max_layers)
+    throw LayerError(layers_message(result.layers_needed, options.max_layers), result.layers_needed,
+                     options.max_layers);
+
+  const unsigned n = options.balance ? options.max_layers : result.layers_needed;
+  while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
+  result.work_bytes = table.memory_bytes() + length.size() + layers.size() * LayerGraph::bytes(g);
+  std::vector<std::size_t> load(n, 0);
+  for_each_path([&](std::size_t s, std::size_t d) {
+    load[table.get(sources[s].node, dests[d])] += weight[s];
+  });
+  if (options.balance && n > 1) {
+    // Move routes out of overfull layers into the emptiest layer that takes
+    // them without a cycle, aiming at an equal share per layer.
+    std::size_t total = 0;
+    for (std::size_t x : load) total += x;
+    const std::size_t target = (total + n - 1) / n;
+    std::vector<unsigned> by_load(n);
+    for_each_path([&](std::size_t s, std::size_t d) {
+      const NodeId sw = sources[s].node;
+      const unsigned from = table.get(sw, dests[d]);
+      if (load[from] <= target) return;
+      for (unsigned l = 0; l < n; ++l) by_load[l] = l;
+      std::stable_sort(by_load.begin(), by_load.end(),
+                       [&](unsigned a, unsigned b) { return load[a] < load[b]; });
+      route_dependencies(g, lfts, sw, dests[d], hops, deps);
+      for (unsigned to : by_load) {
+        if (to == from || load[to] + weight[s] > target) continue;
+        if (!layers[to]->add(deps)) continue;
+        layers[from]->remove(deps, deps.size());
+        table.set(sw, dests[d], static_cast<std::uint8_t>(to));
+        load[from] -= weight[s];
+        load[to] += weight[s];
+        break;
+      }
+    });
+  }
+  // Routes without switch-to-switch dependencies fit in any layer.
+  for (std::size_t d = 0; d < dests.size(); ++d)
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      if (length[s * dests.size() + d] != 0) continue;
+      unsigned to = 0;
+      if (options.balance)
+        for (unsigned l = 1; l < n; ++l)
+          if (load[l] < load[to]) to = l;
+      table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(to));
+      load[to] += weight[s];
+    }
+  result.routes_per_layer = load;
+  result.paths = sources.size() * dests.size();
+  result.layers_used = 0;
+  for (unsigned l = 0; l < n; ++l)
+    if (load[l] != 0) result.layers_used = l + 1;
+  result.layers_used = std::max(result.layers_used, 1u);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace psssp::deadlock

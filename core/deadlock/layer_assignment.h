@@ -1,0 +1,63 @@
+// Virtual-layer assignment, the engine's deadlock-free mode: every route
+// (source switch, destination LID) gets a layer such that each layer's
+// channel dependency graph is acyclic. Routes go through incremental cycle
+// detection (OnlineTopologicalOrder) into the first layer where their
+// dependencies close no cycle; afterwards routes are spread over all
+// available layers where that keeps every layer acyclic. Memory is the
+// LayerTable (switches x LIDs bytes) plus per layer one counter per possible
+// dependency (switch ports squared); never a LIDs x LIDs table.
+//
+//   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
+//   sl = a.table.layer(slid, dlid);
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+#include "layer_table.h"
+
+namespace psssp::deadlock {
+
+struct LayerOptions {
+  unsigned max_layers = 8;  // 1..16 (layers become SLs)
+  // Spread routes over all max_layers layers after the first fit (fuller use
+  // of the VL buffers); off keeps every route in the lowest layer it fits.
+  bool balance = true;
+  // Order in which routes are placed. longest_first: routes with more
+  // switch-to-switch dependencies first (measured best, see bench_deadlock);
+  // lid: destination LIDs ascending, then source switches.
+  enum class Order { longest_first, shortest_first, lid } order = Order::longest_first;
+};
+
+struct LayerAssignment {
+  LayerTable table;
+  unsigned layers_needed = 1;                 // lowest-fit layers before balancing
+  unsigned layers_used = 1;                   // after balancing
+  std::vector<std::size_t> routes_per_layer;  // (source LID, destination LID) pairs
+  std::size_t paths = 0;                      // (source switch, destination LID) pairs
+  std::size_t work_bytes = 0;                 // peak memory of the assignment's own tables
+  double seconds = 0.0;
+};
+
+// Thrown when the routes need more layers than allowed, or cannot be made
+// deadlock-free by layers at all (a forwarding loop).
+class LayerError : public std::runtime_error {
+ public:
+  LayerError(const std::string& message, unsigned needed, unsigned available)
+      : std::runtime_error(message), needed_(needed), available_(available) {}
+  unsigned needed() const { return needed_; }  // 0 when unknown (more than the search cap)
+  unsigned available() const { return available_; }
+
+ private:
+  unsigned needed_, available_;
+};
+
+// Throws LayerError ("needs 9 virtual layers, 8 available") and
+// std::invalid_argument for max_layers outside 1..16.
+LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts,
+                              const LayerOptions& options);
+
+}  // namespace psssp::deadlock

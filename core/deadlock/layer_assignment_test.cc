@@ -1,0 +1,146 @@
+#include "layer_assignment.h"
+
+#include <gtest/gtest.h>
+
+#include "deadlock_check.h"
+#include "route_walk.h"
+#include "test_fabrics.h"
+
+namespace psssp::deadlock {
+namespace {
+
+using testing::fat_tree;
+using testing::grid;
+using testing::min_hop_lfts;
+using testing::ring;
+
+LayerOptions first_fit(unsigned max_layers) {
+  LayerOptions o;
+  o.max_layers = max_layers;
+  o.balance = false;
+  return o;
+}
+
+void expect_deadlock_free(const Fabric& f, const ForwardingTables& lfts, const LayerTable& t) {
+  const DeadlockReport r = check_deadlock(f, lfts, t);
+  EXPECT_TRUE(r.deadlock_free) << format_cycle(f, r);
+}
+
+TEST(LayerAssignment, RingOfFourNeedsTwoLayers) {
+  const Fabric f = ring(4, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  const LayerAssignment a = assign_layers(f, lfts, first_fit(8));
+  EXPECT_EQ(a.layers_needed, 2u);
+  EXPECT_EQ(a.layers_used, 2u);
+  EXPECT_EQ(a.table.layers_used(), 2u);
+  EXPECT_EQ(a.paths, 4u * 12);
+  std::size_t routes = 0;
+  for (std::size_t n : a.routes_per_layer) routes += n;
+  EXPECT_EQ(routes, 8u * 12);
+  expect_deadlock_free(f, lfts, a.table);
+}
+
+TEST(LayerAssignment, TreesNeedOneLayer) {
+  const Fabric f = fat_tree(8, 4, 3);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  EXPECT_TRUE(check_deadlock(f, lfts).deadlock_free);
+  for (auto order : {LayerOptions::Order::longest_first, LayerOptions::Order::shortest_first,
+                     LayerOptions::Order::lid}) {
+    LayerOptions o = first_fit(8);
+    o.order = order;
+    const LayerAssignment a = assign_layers(f, lfts, o);
+    EXPECT_EQ(a.layers_needed, 1u);
+    EXPECT_EQ(a.layers_used, 1u);
+    EXPECT_EQ(a.table.layers_used(), 1u);
+  }
+  const Fabric line = grid({6}, false, 2);
+  EXPECT_EQ(assign_layers(line, min_hop_lfts(line), first_fit(1)).layers_needed, 1u);
+}
+
+TEST(LayerAssignment, TooFewLayersNamesBothNumbers) {
+  const Fabric f = ring(4, 2);
+  try {
+    assign_layers(f, min_hop_lfts(f), first_fit(1));
+    FAIL() << "no LayerError";
+  } catch (const LayerError& e) {
+    EXPECT_STREQ(e.what(), "needs 2 virtual layers, 1 available");
+    EXPECT_EQ(e.needed(), 2u);
+    EXPECT_EQ(e.available(), 1u);
+  }
+  EXPECT_THROW(assign_layers(f, min_hop_lfts(f), first_fit(0)), std::invalid_argument);
+  EXPECT_THROW(assign_layers(f, min_hop_lfts(f), first_fit(17)), std::invalid_argument);
+}
+
+TEST(LayerAssignment, ForwardingLoopCannotBeLayered) {
+  const Fabric f = grid({3}, false, 1);
+  ForwardingTables lfts = min_hop_lfts(f);
+  const Lid target = f.node(*f.find_by_name("h2-0")).ports[1].lid;
+  lfts.set(*f.find_by_name("s1"), target, 3);
+  lfts.set(*f.find_by_name("s0"), target, 2);
+  try {
+    assign_layers(f, lfts, first_fit(8));
+    FAIL() << "no LayerError";
+  } catch (const LayerError& e) {
+    EXPECT_NE(std::string(e.what()).find("forwarding loop"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LayerAssignment, TorusLayersAreDeadlockFree) {
+  const Fabric f = grid({4, 4}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  ASSERT_FALSE(check_deadlock(f, lfts).deadlock_free);
+  for (auto order : {LayerOptions::Order::longest_first, LayerOptions::Order::shortest_first,
+                     LayerOptions::Order::lid}) {
+    LayerOptions o = first_fit(8);
+    o.order = order;
+    const LayerAssignment a = assign_layers(f, lfts, o);
+    EXPECT_GE(a.layers_needed, 2u);
+    EXPECT_LE(a.layers_needed, 4u);
+    expect_deadlock_free(f, lfts, a.table);
+  }
+}
+
+TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
+  const Fabric f = grid({4, 4}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  LayerOptions o;
+  o.max_layers = 6;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  EXPECT_EQ(a.layers_used, 6u);
+  ASSERT_EQ(a.routes_per_layer.size(), 6u);
+  std::size_t total = 0, most = 0, least = SIZE_MAX;
+  for (std::size_t n : a.routes_per_layer) {
+    total += n;
+    most = std::max(most, n);
+    least = std::min(least, n);
+  }
+  EXPECT_EQ(total, 32u * (16 + 32));
+  EXPECT_GT(least, total / 12) << "layers far from even";
+  expect_deadlock_free(f, lfts, a.table);
+  // A tree spreads over all layers too, each still acyclic.
+  const Fabric tree = fat_tree(4, 2, 4);
+  const ForwardingTables tree_lfts = min_hop_lfts(tree);
+  const LayerAssignment t = assign_layers(tree, tree_lfts, o);
+  EXPECT_EQ(t.layers_needed, 1u);
+  EXPECT_EQ(t.layers_used, 6u);
+  expect_deadlock_free(tree, tree_lfts, t.table);
+}
+
+TEST(LayerAssignment, DeterministicAndLmcAware) {
+  Fabric f = grid({3, 3}, true, 1);
+  testing::assign_lids(f, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  const LayerAssignment a = assign_layers(f, lfts, LayerOptions{});
+  const LayerAssignment b = assign_layers(f, lfts, LayerOptions{});
+  EXPECT_TRUE(a.table == b.table);
+  expect_deadlock_free(f, lfts, a.table);
+  // Every LID of a host's LMC range looks up the same row.
+  const Port& p = f.node(*f.find_by_name("h4-0")).ports[1];
+  for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid)
+    for (unsigned k = 1; k < 4; ++k)
+      EXPECT_EQ(a.table.layer(p.lid, static_cast<Lid>(dlid)),
+                a.table.layer(static_cast<Lid>(p.lid + k), static_cast<Lid>(dlid)));
+}
+
+}  // namespace
+}  // namespace psssp::deadlock

@@ -1,0 +1,78 @@
+// Virtual layers of the engine's deadlock-free mode: one layer (used as the
+// SL, 0..15) per (source switch, destination LID). Rows follow the fabric's
+// switch order like ForwardingTables, so memory is switches x LIDs bytes plus
+// a LID -> row index; layer(slid, dlid) is O(1) and const (thread-safe reads).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "sl_source.h"
+
+namespace psssp::deadlock {
+
+class LayerTable : public SlSource {
+ public:
+  LayerTable() = default;
+  // All layer 0, for every switch of an indexed fabric and LIDs 0..max_lid.
+  explicit LayerTable(const Fabric& fabric);
+
+  // The layer of the route from `slid` to `dlid`: host LIDs map to the switch
+  // their port is cabled to, switch LIDs to the switch itself. Unknown LIDs
+  // give 0.
+  std::uint8_t layer(Lid slid, Lid dlid) const {
+    if (slid >= row_of_lid_.size() || dlid >= stride_) return 0;
+    const std::uint32_t row = row_of_lid_[slid];
+    return row == kNoRow ? 0 : table_[row * stride_ + dlid];
+  }
+  std::uint8_t sl(Lid slid, Lid dlid) const override { return layer(slid, dlid); }
+  bool by_source_switch() const override { return true; }
+
+  bool has_switch(NodeId sw) const {
+    return sw < row_of_node_.size() && row_of_node_[sw] != kNoRow;
+  }
+  std::uint8_t get(NodeId sw, Lid dlid) const { return table_[offset(sw, dlid)]; }
+  void set(NodeId sw, Lid dlid, std::uint8_t layer) { table_[offset(sw, dlid)] = layer; }
+  std::size_t lid_count() const { return stride_; }
+  std::size_t switch_count() const { return node_of_row_.size(); }
+  NodeId switch_at(std::size_t row) const { return node_of_row_[row]; }
+  // 1 + the highest layer in the table (1 for an all-zero table).
+  unsigned layers_used() const;
+  std::size_t memory_bytes() const;
+
+  bool operator==(const LayerTable& o) const {
+    return node_of_row_ == o.node_of_row_ && stride_ == o.stride_ && table_ == o.table_;
+  }
+
+ private:
+  static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
+  std::size_t offset(NodeId sw, Lid dlid) const {
+    return static_cast<std::size_t>(row_of_node_[sw]) * stride_ + dlid;
+  }
+
+  std::vector<std::uint32_t> row_of_node_;
+  std::vector<NodeId> node_of_row_;
+  std::vector<std::uint32_t> row_of_lid_;
+  std::size_t stride_ = 0;
+  std::vector<std::uint8_t> table_;
+};
+
+// Layer table file, written by write_layer_table and read back against the
+// same fabric:
+//   psssp-layers 1
+//   layers L lids N
+//   switch 0x<switch GUID> <N characters>
+// One row per switch (ascending GUID; rows may be missing = all layer 0),
+// character i is the layer for destination LID i as one hex digit 0-f, so N =
+// max LID + 1. '#' starts a comment line. Throws InputError(file:line) on bad
+// headers, unknown or repeated switches, wrong row lengths, layers >= L.
+void write_layer_table(std::ostream& out, const Fabric& fabric, const LayerTable& table);
+LayerTable parse_layer_table(std::string_view content, const std::string& source,
+                             const Fabric& fabric);
+LayerTable read_layer_table(const std::string& path, const Fabric& fabric);
+
+}  // namespace psssp::deadlock

@@ -1,0 +1,56 @@
+// Routes as the checker and the layer assignment see them: every source host
+// port injects into its switch, and a route's path depends only on (source
+// switch, destination LID), so routes are enumerated per switch and LID and
+// the hosts behind a switch share the walk.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+
+namespace psssp::deadlock {
+
+// One host port (CA or router port with a LID) cabled to a switch.
+struct SourcePort {
+  PortNum in_port = 0;  // the switch port the host is cabled to
+  Lid base_lid = 0;
+  unsigned lid_count = 1;
+};
+
+struct SourceSwitch {
+  NodeId node = kNoNode;
+  std::vector<SourcePort> ports;
+};
+
+// Switches with at least one source host port, in fabric switch order.
+std::vector<SourceSwitch> source_switches(const Fabric& fabric);
+
+// Destination LIDs: every LID some port owns (switch LIDs, host LIDs and
+// their LMC ranges), ascending.
+std::vector<Lid> destination_lids(const Fabric& fabric);
+
+// One switch a route passes: it enters on in_port (0 at the source switch,
+// whose in-port is the host's) and leaves on out_port (0: delivered to the
+// switch itself). to_switch: out_port leads to another switch.
+struct Hop {
+  NodeId sw = kNoNode;
+  PortNum in_port = 0;
+  PortNum out_port = 0;
+  bool to_switch = false;
+};
+
+enum class WalkEnd { delivered, unrouted, broken, loop };
+
+// Follows the LFTs from `source` toward `dlid` and appends the hops to
+// `hops` (cleared first). A forwarding loop is followed once around and
+// more (switch count + 1 hops), so its dependencies close a cycle.
+WalkEnd walk_route(const Fabric& fabric, const ForwardingTables& lfts, NodeId source, Lid dlid,
+                   std::vector<Hop>& hops);
+
+// "switch "leaf3" (0x...) port 7" for messages.
+std::string describe_port(const Fabric& fabric, PortRef port);
+
+}  // namespace psssp::deadlock

@@ -1,0 +1,69 @@
+#include "sl_file.h"
+
+#include <algorithm>
+
+#include "fabric/fabric.h"
+#include "formats/fabric_io.h"
+#include "text_lines.h"
+
+namespace psssp::deadlock {
+
+std::uint8_t SlFile::sl(Lid slid, Lid dlid) const {
+  const std::uint32_t key = static_cast<std::uint32_t>(slid) << 16 | dlid;
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                                   [](const Entry& e, std::uint32_t k) { return e.key < k; });
+  return it != entries_.end() && it->key == key ? it->sl : default_sl_;
+}
+
+SlFile parse_sl_file(std::string_view content, const std::string& source, std::uint8_t default_sl) {
+  std::vector<SlFile::Entry> entries;
+  std::vector<std::size_t> line_of;  // for duplicate messages
+  TextLines lines(content);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::string_view text = strip_comment(line);
+    if (text.empty()) continue;
+    const auto fields = split_fields(text);
+    auto bad = [&](const std::string& what) {
+      throw InputError(source, lines.number(), what + ": " + excerpt(line));
+    };
+    if (fields.size() != 3) bad("expected \"SLID DLID SL\"");
+    const auto slid = parse_number(fields[0], kMaxUnicastLid);
+    const auto dlid = parse_number(fields[1], kMaxUnicastLid);
+    const auto sl = parse_number(fields[2], kSlCount - 1);
+    if (!slid || *slid == 0) bad("source LID not in 1..0xBFFF");
+    if (!dlid || *dlid == 0) bad("destination LID not in 1..0xBFFF");
+    if (!sl) bad("SL not in 0..15");
+    entries.push_back(SlFile::Entry{static_cast<std::uint32_t>(*slid << 16 | *dlid),
+                                    static_cast<std::uint8_t>(*sl)});
+    line_of.push_back(lines.number());
+  }
+  // Sort indices so a conflict names the later line.
+  std::vector<std::uint32_t> order(entries.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return entries[a].key < entries[b].key;
+  });
+  std::vector<SlFile::Entry> sorted;
+  sorted.reserve(entries.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const SlFile::Entry& e = entries[order[k]];
+    if (!sorted.empty() && sorted.back().key == e.key) {
+      if (sorted.back().sl != e.sl)
+        throw InputError(source, line_of[order[k]],
+                         "route " + std::to_string(e.key >> 16) + " -> " +
+                             std::to_string(e.key & 0xFFFF) + " already has SL " +
+                             std::to_string(sorted.back().sl) + " (line " +
+                             std::to_string(line_of[order[k - 1]]) + ")");
+      continue;
+    }
+    sorted.push_back(e);
+  }
+  return SlFile(std::move(sorted), default_sl);
+}
+
+SlFile read_sl_file(const std::string& path, std::uint8_t default_sl) {
+  return parse_sl_file(read_file(path), path, default_sl);
+}
+
+}  // namespace psssp::deadlock
