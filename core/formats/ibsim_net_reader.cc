@@ -255,8 +255,10 @@ class IbsimNetReader {
     std::size_t after_options = 0;
     for (std::size_t eq = rest.find('='); eq != std::string_view::npos;
          eq = rest.find('=', eq + 1)) {
+      // The option letter is the last letter before '=', searched back only
+      // to the previous option so that long lines stay linear.
       std::size_t o = eq;
-      while (o > 0 && !std::isalpha(static_cast<unsigned char>(rest[o]))) --o;
+      while (o > after_options && !std::isalpha(static_cast<unsigned char>(rest[o]))) --o;
       const char opt = rest[o];
       Cursor value(rest.substr(eq + 1));
       const auto v = value.number(1000);
