@@ -18,6 +18,13 @@ using psssp::testing::estimate_ebb;
 
 namespace {
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -125,9 +132,11 @@ int speed(bool big) {
         RoutingOptions o;
         o.threads = threads;
         o.boost_kernel = boost_kernel;
+        const double cpu0 = cpu_seconds();
         const RoutingResult r = route_psssp(t.fabric, o);
-        std::printf("  %-8s threads %u: %8.3f s   peak RSS %.0f MiB\n",
-                    boost_kernel ? "boost" : "layered", threads, r.seconds, peak_rss_mib());
+        std::printf("  %-8s threads %u: %8.3f s wall %8.3f s cpu   peak RSS %.0f MiB\n",
+                    boost_kernel ? "boost" : "layered", threads, r.seconds, cpu_seconds() - cpu0,
+                    peak_rss_mib());
       }
     }
   }

@@ -26,7 +26,8 @@ struct LayerRecorder : boost::default_bfs_visitor {
 
 }  // namespace
 
-HopLayers::HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted, unsigned threads)
+HopLayers::HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted, unsigned threads,
+                     bool dag_lists)
     : n_(graph.vertex_count), row_(graph.vertex_count, 0) {
   std::vector<Vertex> roots;
   for (Vertex v = 0; v < graph.vertex_count; ++v)
@@ -49,6 +50,45 @@ HopLayers::HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted,
       rec.count = &reached_[r];
       rec.hops[roots[r]] = 0;
       boost::breadth_first_visit(graph.reverse, roots[r], queue, rec, color.data());
+    }
+  });
+  if (!dag_lists) return;
+
+  // Minimal-hop edges per root: counted, laid out, then filled, each step
+  // split over the roots.
+  dag_begin_.assign(roots.size() * (n_ + 1), 0);
+  auto for_dag_edges = [&](std::size_t r, auto&& visit) {
+    const std::uint16_t* hops = &hops_[r * n_];
+    const std::uint16_t* order = &order_[r * n_];
+    for (std::uint32_t i = 1; i < reached_[r]; ++i) {
+      const Vertex u = order[i];
+      for (EdgeId e = graph.first_edge[u]; e < graph.first_edge[u + 1]; ++e)
+        if (hops[graph.target[e]] + 1 == hops[u])
+          visit(i, static_cast<std::uint8_t>(e - graph.first_edge[u]));
+    }
+  };
+  std::vector<std::size_t> count(roots.size(), 0);
+  parallel_slices(roots.size(), threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t r = begin; r < end; ++r)
+      for_dag_edges(r, [&](std::uint32_t, std::uint8_t) { ++count[r]; });
+  });
+  dag_base_.assign(roots.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    dag_base_[r] = total;
+    total += count[r];
+  }
+  dag_.assign(total, 0);
+  parallel_slices(roots.size(), threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t r = begin; r < end; ++r) {
+      std::uint32_t* starts = &dag_begin_[r * (n_ + 1)];
+      std::uint32_t filled = 0;
+      std::uint32_t at = 1;
+      for_dag_edges(r, [&](std::uint32_t i, std::uint8_t offset) {
+        while (at <= i) starts[at++] = filled;
+        dag_[dag_base_[r] + filled++] = offset;
+      });
+      while (at <= reached_[r]) starts[at++] = filled;
     }
   });
 }

@@ -17,8 +17,10 @@ class HopLayers {
   HopLayers() = default;
   // BFS (Boost.Graph, over the reversed graph) from every vertex with
   // wanted[v]; `threads` workers split the roots, the result does not depend
-  // on it. Memory: 4 bytes per (root, vertex).
-  HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted, unsigned threads);
+  // on it. Memory: 4 bytes per (root, vertex) plus, with `dag_lists`, one
+  // byte per minimal-hop edge per root.
+  HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted, unsigned threads,
+            bool dag_lists);
 
   // hops(root)[u]: switch hops from u to root, kUnreached if none.
   const std::uint16_t* hops(Vertex root) const { return &hops_[slot(root)]; }
@@ -26,14 +28,26 @@ class HopLayers {
   const std::uint16_t* order(Vertex root) const { return &order_[slot(root)]; }
   std::uint32_t reached(Vertex root) const { return reached_[row_[root]]; }
 
+  bool has_dag_lists() const { return !dag_begin_.empty(); }
+  // The minimal-hop edges of order(root)[i], as offsets from its first out
+  // edge: dag(root) + dag_begin(root)[i] .. dag(root) + dag_begin(root)[i+1].
+  const std::uint8_t* dag(Vertex root) const { return &dag_[dag_base_[row_[root]]]; }
+  const std::uint32_t* dag_begin(Vertex root) const { return &dag_begin_[slot_plus(root)]; }
+
  private:
   std::size_t slot(Vertex root) const { return static_cast<std::size_t>(row_[root]) * n_; }
+  std::size_t slot_plus(Vertex root) const {
+    return static_cast<std::size_t>(row_[root]) * (n_ + 1);
+  }
 
   std::size_t n_ = 0;
   std::vector<std::uint32_t> row_;
   std::vector<std::uint16_t> hops_;
   std::vector<std::uint16_t> order_;
   std::vector<std::uint32_t> reached_;
+  std::vector<std::uint8_t> dag_;
+  std::vector<std::size_t> dag_base_;
+  std::vector<std::uint32_t> dag_begin_;
 };
 
 }  // namespace psssp::routing

@@ -7,6 +7,7 @@
 
 #include "destinations.h"
 #include "hop_layers.h"
+#include "layer_team.h"
 #include "link_loads.h"
 #include "parallel.h"
 #include "routing_graph.h"
@@ -25,20 +26,29 @@ class Router {
         graph_(make_routing_graph(fabric)),
         problem_(make_problem(fabric, graph_, options)),
         loads_(graph_, options),
-        tree_(graph_.vertex_count) {}
+        tree_(graph_.vertex_count),
+        team_(options.minimal && !options.boost_kernel ? effective_threads(options.threads) : 1),
+        columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
 
   RoutingResult run() {
     RoutingResult result;
-    result.lfts = ForwardingTables(fabric_);
     result.unreachable = problem_.unroutable;
     for (const Destination& d : problem_.destinations)
-      if (d.vertex != kNoVertexId)
-        result.lfts.set(graph_.view.node_of_vertex[d.vertex], d.lid, d.final_port);
+      if (d.vertex != kNoVertexId) column(d.lid)[d.vertex] = d.final_port;
 
     std::vector<bool> roots(graph_.vertex_count, false);
+    std::size_t root_count = 0;
     for (const Destination& d : problem_.destinations)
-      if (d.vertex != kNoVertexId) roots[d.vertex] = true;
-    layers_ = HopLayers(graph_, roots, effective_threads(options_.threads));
+      if (d.vertex != kNoVertexId && !roots[d.vertex]) {
+        roots[d.vertex] = true;
+        ++root_count;
+      }
+    // Edge lists of every minimal-hop DAG save the layered kernel its hop
+    // tests; skipped when they would take more than ~1 GiB.
+    const bool dag_lists =
+        options_.minimal && !options_.boost_kernel &&
+        static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
+    layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
 
     // Per switch: how many load-carrying LIDs its sources reach (host links).
     std::vector<double> reached_loads(graph_.vertex_count, 0.0);
@@ -52,7 +62,6 @@ class Router {
       }
       const Layers layers = layers_of(d);
       search(d, layers);
-      write(d, result.lfts);
       if (d.loads) {
         const double arriving =
             loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), +1.0);
@@ -67,7 +76,8 @@ class Router {
     }
     loads_.clear_penalties();
 
-    for (unsigned pass = 0; pass < options_.refine_passes; ++pass) refine(result.lfts);
+    for (unsigned pass = 0; pass < options_.refine_passes; ++pass) refine();
+    result.lfts = transpose_columns();
 
     result.channel_load = host_down;
     for (EdgeId e = 0; e < graph_.edge_count(); ++e)
@@ -78,13 +88,37 @@ class Router {
 
  private:
   Layers layers_of(const Destination& d) const {
-    return Layers{d.vertex, layers_.hops(d.vertex), layers_.order(d.vertex),
-                  layers_.reached(d.vertex)};
+    Layers l{d.vertex, layers_.hops(d.vertex), layers_.order(d.vertex), layers_.reached(d.vertex)};
+    if (layers_.has_dag_lists()) {
+      l.dag = layers_.dag(d.vertex);
+      l.dag_begin = layers_.dag_begin(d.vertex);
+    }
+    return l;
+  }
+
+  // LFT entries are written per LID (contiguous here) and transposed into
+  // per-switch rows at the end: much cheaper than one cache miss per switch.
+  PortNum* column(Lid lid) {
+    return &columns_[static_cast<std::size_t>(lid) * graph_.vertex_count];
+  }
+
+  ForwardingTables transpose_columns() const {
+    ForwardingTables lfts(fabric_);
+    const std::size_t n = graph_.vertex_count, lids = lfts.lid_count();
+    constexpr std::size_t kBlock = 64;
+    for (std::size_t v0 = 0; v0 < n; v0 += kBlock)
+      for (std::size_t l0 = 0; l0 < lids; l0 += kBlock)
+        for (std::size_t v = v0; v < std::min(n, v0 + kBlock); ++v) {
+          PortNum* row = lfts.row(graph_.view.node_of_vertex[v]);
+          for (std::size_t l = l0; l < std::min(lids, l0 + kBlock); ++l)
+            row[l] = columns_[l * n + v];
+        }
+    return lfts;
   }
 
   // Rip-up and reroute every load-carrying LID once, in routing order. The
   // other LIDs of its port keep their penalty so LMC paths stay apart.
-  void refine(ForwardingTables& lfts) {
+  void refine() {
     const auto& dests = problem_.destinations;
     for (std::size_t begin = 0, end = 0; begin < dests.size(); begin = end) {
       end = begin + 1;
@@ -95,13 +129,12 @@ class Router {
         const Layers layers = layers_of(d);
         for (std::size_t j = begin; j < end; ++j)
           if (j != i) {
-            tree_from_lfts(dests[j], layers, lfts);
+            tree_from_columns(dests[j], layers);
             loads_.penalize(tree_, lmc_penalty());
           }
-        tree_from_lfts(d, layers, lfts);
+        tree_from_columns(d, layers);
         loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), -1.0);
         search(d, layers);
-        write(d, lfts);
         loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), +1.0);
         loads_.clear_penalties();
       }
@@ -117,32 +150,45 @@ class Router {
     return problem_.sources_at[d.vertex] - (d.self_source ? 1u : 0u);
   }
 
+  // Searches and writes the destination's LFT column.
   void search(const Destination& d, const Layers& layers) {
     const double* w = loads_.weights();
     const TieRule tie{options_.tie_break == RoutingOptions::TieBreak::dmodk ? d.rank : 0u};
+    PortNum* col = column(d.lid);
+    if (options_.minimal && !options_.boost_kernel) {
+      tree_.order.resize(layers.reached);
+      tree_.order[0] = layers.root;
+      tree_.dist[layers.root] = 0.0;
+      tree_.next_edge[layers.root] = kNoEdge;
+      team_.run_layers(layers.hops, layers.order, layers.reached,
+                       [&](std::uint32_t begin, std::uint32_t end) {
+                         layered_search_range(graph_, layers, w, tie, tree_, begin, end);
+                         for (std::uint32_t i = begin; i < end; ++i) {
+                           const Vertex u = tree_.order[i];
+                           col[u] = graph_.out_port[tree_.next_edge[u]];
+                         }
+                       });
+      return;
+    }
     if (!options_.minimal)
       bounded_search(graph_, layers, w, options_.max_extra_hops, options_.hop_weight, tree_);
-    else if (options_.boost_kernel)
-      boost_dag_search(graph_, layers, w, tie, tree_);
     else
-      layered_search(graph_, layers, w, tie, tree_);
-  }
-
-  void write(const Destination& d, ForwardingTables& lfts) const {
+      boost_dag_search(graph_, layers, w, tie, tree_);
     for (std::size_t i = 1; i < tree_.order.size(); ++i) {
       const Vertex u = tree_.order[i];
-      lfts.set(graph_.view.node_of_vertex[u], d.lid, graph_.out_port[tree_.next_edge[u]]);
+      col[u] = graph_.out_port[tree_.next_edge[u]];
     }
   }
 
   // Rebuilds a destination's tree from its LFT column (for rip-up). Every
   // vertex must come after its next hop: BFS order does that for minimal
   // trees, a depth sort for bounded ones.
-  void tree_from_lfts(const Destination& d, const Layers& layers, const ForwardingTables& lfts) {
+  void tree_from_columns(const Destination& d, const Layers& layers) {
     tree_.order.assign(layers.order, layers.order + layers.reached);
+    const PortNum* col = column(d.lid);
     for (std::uint32_t i = 1; i < layers.reached; ++i) {
       const Vertex u = tree_.order[i];
-      tree_.next_edge[u] = graph_.edge_at_port(u, lfts.get(graph_.view.node_of_vertex[u], d.lid));
+      tree_.next_edge[u] = graph_.edge_at_port(u, col[u]);
     }
     if (options_.minimal) return;
     std::vector<std::uint32_t> depth(graph_.vertex_count, 0);
@@ -194,6 +240,8 @@ class Router {
   RoutingProblem problem_;
   LinkLoads loads_;
   SearchTree tree_;
+  LayerTeam team_;
+  std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
   HopLayers layers_;
 };
 

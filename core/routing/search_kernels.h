@@ -27,6 +27,9 @@ struct Layers {
   const std::uint16_t* hops = nullptr;
   const std::uint16_t* order = nullptr;
   std::uint32_t reached = 0;
+  // Optional minimal-hop edge lists (HopLayers::dag); null: test hops.
+  const std::uint8_t* dag = nullptr;
+  const std::uint32_t* dag_begin = nullptr;
 };
 
 // Equal-cost next hops: take candidate (key mod count) in port order; key 0
@@ -37,10 +40,19 @@ struct TieRule {
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
                     SearchTree& tree);
+// The same for BFS positions [begin, end) only: vertices of one layer are
+// independent of each other, so threads may split a layer (tree.order must
+// be sized and the earlier layers done).
+void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
+                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end);
 void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double* weight,
                       TieRule tie, SearchTree& tree);
 void bounded_search(const RoutingGraph& g, const Layers& layers, const double* weight,
                     unsigned max_extra_hops, double hop_weight, SearchTree& tree);
+
+// The tie-break over a candidate list (costs and edges in port order).
+EdgeId pick_candidate(const double* cost, const EdgeId* cand, std::uint32_t n, double best,
+                      TieRule tie);
 
 // The next hop of u among its minimal-hop edges whose cost is `best` (within
 // rounding), chosen by `tie`. Shared by both minimal kernels.
