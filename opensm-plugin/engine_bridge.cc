@@ -101,6 +101,9 @@ uint32_t psssp_engine_add_node(psssp_engine_t* e, int kind, uint64_t guid, const
 int psssp_engine_set_port(psssp_engine_t* e, uint32_t node, unsigned port, uint64_t guid,
                           uint16_t lid, uint8_t lmc, unsigned width, int speed, int healthy) {
   return guarded(e, [&] {
+    if (node >= e->fabric.node_count() || port > e->fabric.node(node).num_ports())
+      throw psssp::FabricError("node " + std::to_string(node) + " has no port " +
+                               std::to_string(port));
     psssp::Port& p = e->fabric.port(psssp::PortRef{node, static_cast<psssp::PortNum>(port)});
     p.guid = guid;
     p.lid = lid;
@@ -116,9 +119,7 @@ int psssp_engine_connect(psssp_engine_t* e, uint32_t node, unsigned port, uint32
   return guarded(e, [&] {
     const psssp::PortRef a{node, static_cast<psssp::PortNum>(port)};
     const psssp::PortRef b{remote_node, static_cast<psssp::PortNum>(remote_port)};
-    // connect() would overwrite the rates with {}: keep what set_port stored.
-    const psssp::LinkRate rate = e->fabric.port(a).rate;
-    e->fabric.connect(a, b, rate);
+    e->fabric.connect(a, b);  // keeps the rates set_port stored
     // A link is only as healthy as its worse end.
     const bool healthy = e->fabric.port(a).healthy && e->fabric.port(b).healthy;
     e->fabric.port(a).healthy = e->fabric.port(b).healthy = healthy;
