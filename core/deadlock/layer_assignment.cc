@@ -58,31 +58,56 @@ class LayerGraph {
 
  public:
   explicit LayerGraph(const Geometry& g)
-      : g_(g), count_(g.slots.size(), 0), order_(g.fabric.channel_count()) {}
+      : g_(g),
+        count_(g.slots.size(), 0),
+        refused_(g.slots.size(), 0),
+        order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
+    // A dependency refused while the graph has only grown since stays
+    // refused: reachability never shrinks, so skip the search.
+    for (const Dependency& d : deps)
+      if (count_[d.slot] == 0 && refused_[d.slot] == generation_) return false;
+    bool grown = false;
     for (std::size_t i = 0; i < deps.size(); ++i) {
       const Dependency& d = deps[i];
-      if (count_[d.slot] == 0 && !order_.insert(d.from, d.to, succ(), pred())) {
-        remove(deps, i);
-        return false;
+      if (count_[d.slot] == 0) {
+        if (!order_.insert(d.from, d.to, succ(), pred())) {
+          if (!grown) refused_[d.slot] = generation_;
+          rollback(deps, i);
+          return false;
+        }
+        grown = true;
       }
       ++count_[d.slot];
     }
     return true;
   }
-  // Removes the first n dependencies added by add().
-  void remove(const std::vector<Dependency>& deps, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) --count_[deps[i].slot];
+  // Removes a route added by add().
+  void remove(const std::vector<Dependency>& deps) {
+    for (const Dependency& d : deps)
+      if (--count_[d.slot] == 0) removed_ = true;
+    if (removed_) {
+      ++generation_;  // refusals may no longer hold
+      removed_ = false;
+    }
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * sizeof(std::uint32_t) + g.fabric.channel_count() * 8;
+    return g.slots.size() * 2 * sizeof(std::uint32_t) + g.fabric.channel_count() * 8;
   }
 
  private:
+  // Undoes the first n dependencies of a failed add(): the graph is as before.
+  void rollback(const std::vector<Dependency>& deps, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) --count_[deps[i].slot];
+  }
+
   const Geometry& g_;
   std::vector<std::uint32_t> count_;
+  std::vector<std::uint32_t> refused_;  // generation_ when refused
+  std::uint32_t generation_ = 1;        // bumped when edges are removed
+  bool removed_ = false;
   OnlineTopologicalOrder order_;
 };
 
@@ -141,47 +166,70 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       length[s * dests.size() + d] = len;
       has_length[len] = true;
     }
-  std::vector<unsigned> lengths;  // the order of the length buckets
+  std::vector<unsigned> lengths;  // length buckets, ascending
   for (unsigned len = 1; len < 256; ++len)
     if (has_length[len]) lengths.push_back(len);
-  if (options.order == LayerOptions::Order::longest_first)
-    std::reverse(lengths.begin(), lengths.end());
-  const bool by_length = options.order != LayerOptions::Order::lid;
+  LayerOptions::Order order = options.order;
   // Calls f(s, d) for every path with dependencies, in placement order.
   auto for_each_path = [&](auto&& f) {
-    if (!by_length) {
+    if (order == LayerOptions::Order::lid) {
       for (std::size_t d = 0; d < dests.size(); ++d)
         for (std::size_t s = 0; s < sources.size(); ++s)
           if (length[s * dests.size() + d] != 0) f(s, d);
       return;
     }
-    for (unsigned len : lengths)
+    const bool longest = order == LayerOptions::Order::longest_first;
+    for (std::size_t k = 0; k < lengths.size(); ++k) {
+      const unsigned len = lengths[longest ? lengths.size() - 1 - k : k];
       for (std::size_t d = 0; d < dests.size(); ++d)
         for (std::size_t s = 0; s < sources.size(); ++s)
           if (length[s * dests.size() + d] == len) f(s, d);
+    }
   };
 
-  // First fit: the lowest layer whose graph stays acyclic.
+  // First fit: the lowest layer whose graph stays acyclic. Returns the
+  // layers needed, 0 when more than kSearchCap.
   std::vector<std::unique_ptr<LayerGraph>> layers;
-  layers.push_back(std::make_unique<LayerGraph>(g));
-  for_each_path([&](std::size_t s, std::size_t d) {
-    route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps);
-    for (unsigned l = 0;; ++l) {
-      if (l == layers.size()) {
-        if (l == kSearchCap)
-          throw LayerError(layers_message(0, options.max_layers), 0, options.max_layers);
-        layers.push_back(std::make_unique<LayerGraph>(g));
+  auto first_fit = [&]() -> unsigned {
+    layers.clear();
+    layers.push_back(std::make_unique<LayerGraph>(g));
+    bool capped = false;
+    for_each_path([&](std::size_t s, std::size_t d) {
+      if (capped) return;
+      route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps);
+      for (unsigned l = 0;; ++l) {
+        if (l == layers.size()) {
+          if (l == kSearchCap) {
+            capped = true;
+            return;
+          }
+          layers.push_back(std::make_unique<LayerGraph>(g));
+        }
+        if (layers[l]->add(deps)) {
+          table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(l));
+          break;
+        }
       }
-      if (layers[l]->add(deps)) {
-        table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(l));
-        break;
-      }
-    }
-  });
+    });
+    return capped ? 0 : static_cast<unsigned>(layers.size());
+  };
+  // The requested order first; if it needs too many layers, the others.
+  std::vector<LayerOptions::Order> orders{options.order};
+  if (options.try_other_orders)
+    for (auto o : {LayerOptions::Order::longest_first, LayerOptions::Order::lid,
+                   LayerOptions::Order::shortest_first})
+      if (o != options.order) orders.push_back(o);
+  unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
+  for (LayerOptions::Order o : orders) {
+    order = o;
+    const unsigned needed = first_fit();
+    if (needed != 0 && (fewest == 0 || needed < fewest)) fewest = needed;
+    if (needed != 0 && needed <= options.max_layers) break;
+  }
+  if (fewest == 0 || fewest > options.max_layers)
+    throw LayerError(layers_message(fewest, options.max_layers), fewest, options.max_layers);
   result.layers_needed = static_cast<unsigned>(layers.size());
-  if (result.layers_needed > options.max_layers)
-    throw LayerError(layers_message(result.layers_needed, options.max_layers), result.layers_needed,
-                     options.max_layers);
+  result.order = order;
 
   const unsigned n = options.balance ? options.max_layers : result.layers_needed;
   while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
@@ -208,7 +256,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       for (unsigned to : by_load) {
         if (to == from || load[to] + weight[s] > target) continue;
         if (!layers[to]->add(deps)) continue;
-        layers[from]->remove(deps, deps.size());
+        layers[from]->remove(deps);
         table.set(sw, dests[d], static_cast<std::uint8_t>(to));
         load[from] -= weight[s];
         load[to] += weight[s];

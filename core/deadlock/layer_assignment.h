@@ -30,12 +30,16 @@ struct LayerOptions {
   // switch-to-switch dependencies first (measured best, see bench_deadlock);
   // lid: destination LIDs ascending, then source switches.
   enum class Order { longest_first, shortest_first, lid } order = Order::longest_first;
+  // When `order` needs more than max_layers, try the other orders before
+  // giving up (each try costs one more first-fit pass).
+  bool try_other_orders = true;
 };
 
 struct LayerAssignment {
   LayerTable table;
-  unsigned layers_needed = 1;                 // lowest-fit layers before balancing
-  unsigned layers_used = 1;                   // after balancing
+  unsigned layers_needed = 1;  // first-fit layers before balancing
+  LayerOptions::Order order = LayerOptions::Order::longest_first;  // the order that fit
+  unsigned layers_used = 1;                                        // after balancing
   std::vector<std::size_t> routes_per_layer;  // (source LID, destination LID) pairs
   std::size_t paths = 0;                      // (source switch, destination LID) pairs
   std::size_t work_bytes = 0;                 // peak memory of the assignment's own tables
@@ -55,7 +59,8 @@ class LayerError : public std::runtime_error {
   unsigned needed_, available_;
 };
 
-// Throws LayerError ("needs 9 virtual layers, 8 available") and
+// Throws LayerError ("needs 9 virtual layers, 8 available": the fewest any
+// order needed) and
 // std::invalid_argument for max_layers outside 1..16.
 LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts,
                               const LayerOptions& options);

@@ -71,6 +71,38 @@ TEST(LayerAssignment, TooFewLayersNamesBothNumbers) {
   EXPECT_THROW(assign_layers(f, min_hop_lfts(f), first_fit(17)), std::invalid_argument);
 }
 
+TEST(LayerAssignment, OtherOrdersAreTriedBeforeFailing) {
+  const Fabric f = grid({8, 8}, true, 4);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  using Order = LayerOptions::Order;
+  unsigned fewest = 99, most = 0;
+  Order worst = Order::lid;
+  for (Order order : {Order::longest_first, Order::shortest_first, Order::lid}) {
+    LayerOptions o = first_fit(16);
+    o.order = order;
+    o.try_other_orders = false;
+    const unsigned needed = assign_layers(f, lfts, o).layers_needed;
+    fewest = std::min(fewest, needed);
+    if (needed > most) most = needed, worst = order;
+  }
+  ASSERT_LT(fewest, most) << "the orders should differ on this torus";
+  LayerOptions o = first_fit(fewest);
+  o.order = worst;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  EXPECT_EQ(a.layers_needed, fewest);
+  EXPECT_NE(a.order, worst);
+  expect_deadlock_free(f, lfts, a.table);
+  o.try_other_orders = false;
+  try {
+    assign_layers(f, lfts, o);
+    FAIL() << "no LayerError";
+  } catch (const LayerError& e) {
+    EXPECT_EQ(e.needed(), most);
+    EXPECT_EQ(std::string(e.what()), "needs " + std::to_string(most) + " virtual layers, " +
+                                         std::to_string(fewest) + " available");
+  }
+}
+
 TEST(LayerAssignment, ForwardingLoopCannotBeLayered) {
   const Fabric f = grid({3}, false, 1);
   ForwardingTables lfts = min_hop_lfts(f);
