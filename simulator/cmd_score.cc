@@ -159,14 +159,20 @@ struct Row {
   Summary ebb, capacity, maxmin;
 };
 
+struct Timing {
+  double parse = 0, score = 0, total = 0;  // wall seconds: reading inputs, runs, everything
+};
+
 void print_table(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
                  std::uint64_t seed, unsigned threads, bool maxmin,
                  const std::vector<Routing>& routings, const std::vector<Row>& rows,
-                 double seconds) {
-  std::printf("fabric %s: %zu hosts, pattern %s, %llu runs, seed %llu, %u threads, %.2f s\n",
-              fabric_path.c_str(), gen.hosts().size(), gen.spec().name.c_str(),
-              static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed), threads,
-              seconds);
+                 const Timing& t) {
+  std::printf(
+      "fabric %s: %zu hosts, pattern %s, %llu runs, seed %llu, %u threads\n"
+      "time: %.2f s reading, %.2f s scoring (%.0f runs/s), %.2f s total\n",
+      fabric_path.c_str(), gen.hosts().size(), gen.spec().name.c_str(),
+      static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed), threads,
+      t.parse, t.score, t.score > 0 ? static_cast<double>(runs) / t.score : 0.0, t.total);
   std::size_t w = 8;
   for (const Routing& r : routings) w = std::max(w, r.name.size());
   std::printf("%-*s  %-8s %-21s %-8s %-8s %-8s%s\n", static_cast<int>(w), "routing", "eBB",
@@ -199,13 +205,15 @@ void print_table(const std::string& fabric_path, const PatternGenerator& gen, st
 void print_json(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
                 std::uint64_t seed, unsigned threads, bool maxmin,
                 const std::vector<Routing>& routings, const std::vector<Row>& rows,
-                double seconds) {
+                const Timing& t) {
   std::printf(
       "{\"fabric\":%s,\"pattern\":%s,\"runs\":%llu,\"seed\":%llu,\"hosts\":%zu,"
-      "\"threads\":%u,\"seconds\":%s,\"histogram_bins\":%u,\"results\":[",
+      "\"threads\":%u,\"seconds\":%s,\"parse_seconds\":%s,\"score_seconds\":%s,"
+      "\"histogram_bins\":%u,\"results\":[",
       json_string(fabric_path).c_str(), json_string(gen.spec().name).c_str(),
       static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed),
-      gen.hosts().size(), threads, json_number(seconds).c_str(), kHistogramBins);
+      gen.hosts().size(), threads, json_number(t.total).c_str(), json_number(t.parse).c_str(),
+      json_number(t.score).c_str(), kHistogramBins);
   for (std::size_t i = 0; i < routings.size(); ++i) {
     const Row& r = rows[i];
     std::printf(
@@ -295,6 +303,7 @@ int score(int argc, char** argv) {
     scorers.push_back(r.scorer.get());
   }
 
+  const auto t_parsed = std::chrono::steady_clock::now();
   ScoreConfig config;
   config.runs = runs;
   config.threads = threads;
@@ -306,6 +315,9 @@ int score(int argc, char** argv) {
     config.progress = &progress.count;
     scores = score_runs(gen, scorers, config);
   }
+  const double score_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_parsed).count();
+  const double parse_seconds = std::chrono::duration<double>(t_parsed - t0).count();
   if (args.has("--dump-patterns")) write_patterns(args.get("--dump-patterns"), gen, runs);
   if (config.link_stats) write_link_csv(args.get("--link-csv"), fabric, routings, scores, runs);
 
@@ -314,14 +326,14 @@ int score(int argc, char** argv) {
     rows.push_back(Row{summarize(pick(s.runs, &RunScore::ebb)),
                        summarize(pick(s.runs, &RunScore::capacity)),
                        summarize(pick(s.runs, &RunScore::maxmin))});
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Timing timing{parse_seconds, score_seconds,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
   if (args.flag("--json"))
-    print_json(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, seconds);
+    print_json(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, timing);
   else if (args.flag("--csv"))
     print_csv(fabric_path, gen, runs, seed, config.maxmin, routings, rows);
   else
-    print_table(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, seconds);
+    print_table(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, timing);
   return 0;
 }
 

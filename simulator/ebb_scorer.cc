@@ -38,43 +38,111 @@ void EbbScorer::broken(const Flow& f, const std::string& why) const {
 RunScore EbbScorer::score(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
                           LinkStats* stats) const {
   RunScore result;
+  const std::size_t n = flows.size();
   ws.path.clear();
-  ws.begin.clear();
+  ws.begin.assign(n, 0);
+  ws.end.assign(n, 0);
   std::uint32_t* count = ws.count.data();
-  auto sink = [&](ChannelId c) {
-    ws.path.push_back(c);
-    ++count[c];
+  auto fail = [&](std::size_t i, const std::string& why) {
+    for (ChannelId c : ws.path) count[c] = 0;  // leave the workspace clean
+    broken(flows[i], why);
   };
-  for (const Flow& f : flows) {
-    ws.begin.push_back(static_cast<std::uint32_t>(ws.path.size()));
-    const RouteTracer::Start& s = starts_[f.src];
-    if (s.status != TraceStatus::delivered) {
-      // Undo this run's counts before leaving, the workspace stays usable.
-      for (ChannelId c : ws.path) count[c] = 0;
-      broken(f, std::string("the host link is ") + trace_status_name(s.status));
-    }
-    sink(s.uplink);
-    if (s.row == RouteTracer::kNoRow) {
-      if (tracer_.fabric().port(s.direct).lid != hosts_[f.dst].lid) {
-        for (ChannelId c : ws.path) count[c] = 0;
-        broken(f, "cabled to another host, not to LID " + std::to_string(f.dlid));
+  // Sequential trace, for paths too long for a lane and for diagnostics.
+  auto trace_one = [&](std::size_t i, std::uint32_t row) {
+    ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
+    ws.path.push_back(starts_[flows[i].src].uplink);
+    ++count[ws.path.back()];
+    const TraceEnd end = tracer_.trace(row, flows[i].dlid, [&](ChannelId c) {
+      ws.path.push_back(c);
+      ++count[c];
+    });
+    ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
+    if (end.status != TraceStatus::delivered)
+      fail(i, describe_trace_end(tracer_, end, flows[i].dlid));
+  };
+
+  // Flows advance one hop at a time in kLanes interleaved lanes: the LFT
+  // lookups of different flows are independent, so their cache misses
+  // overlap instead of queueing behind each other.
+  constexpr unsigned kLanes = 32, kSlots = 32;
+  struct Lane {
+    std::uint32_t flow, row, want, n;
+    Lid dlid;
+    ChannelId buf[kSlots];
+  };
+  Lane lanes[kLanes];
+  unsigned active = 0;
+  std::size_t next = 0;
+  auto refill = [&](Lane& lane) -> bool {
+    while (next < n) {
+      const std::size_t i = next++;
+      const Flow& f = flows[i];
+      const RouteTracer::Start& s = starts_[f.src];
+      if (s.status != TraceStatus::delivered)
+        fail(i, std::string("the host link is ") + trace_status_name(s.status));
+      if (s.row == RouteTracer::kNoRow) {  // cabled straight to another CA port
+        if (tracer_.fabric().port(s.direct).lid != hosts_[f.dst].lid)
+          fail(i, "cabled to another host, not to LID " + std::to_string(f.dlid));
+        ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
+        ws.path.push_back(s.uplink);
+        ++count[s.uplink];
+        ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
+        continue;
       }
-      continue;
+      if (f.dlid >= tracer_.lid_limit()) {
+        trace_one(i, s.row);  // reports the black hole
+        continue;
+      }
+      lane.flow = static_cast<std::uint32_t>(i);
+      lane.row = s.row;
+      lane.dlid = f.dlid;
+      lane.want = tracer_.terminal_of_lid(f.dlid);
+      lane.buf[0] = s.uplink;
+      lane.n = 1;
+      tracer_.prefetch(lane.row, lane.dlid);
+      return true;
     }
-    const TraceEnd end = tracer_.trace(s.row, f.dlid, sink);
-    if (end.status != TraceStatus::delivered) {
-      for (ChannelId c : ws.path) count[c] = 0;
-      broken(f, describe_trace_end(tracer_, end, f.dlid));
+    return false;
+  };
+  while (active < kLanes && refill(lanes[active])) ++active;
+  while (active > 0) {
+    for (unsigned k = 0; k < active;) {
+      Lane& lane = lanes[k];
+      ChannelId c = 0;
+      const std::uint32_t r = tracer_.step(lane.row, lane.dlid, lane.want, c);
+      bool done = false;
+      if (r == RouteTracer::kFailed || (r != RouteTracer::kArrived && lane.n + 1 >= kSlots)) {
+        trace_one(lane.flow, starts_[flows[lane.flow].src].row);  // long path, or why it fails
+        done = true;
+      } else {
+        lane.buf[lane.n++] = c;
+        if (r == RouteTracer::kArrived) {
+          ws.begin[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
+          for (std::uint32_t j = 0; j < lane.n; ++j) {
+            ws.path.push_back(lane.buf[j]);
+            ++count[lane.buf[j]];
+          }
+          ws.end[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
+          done = true;
+        } else {
+          lane.row = r;
+          tracer_.prefetch(r, lane.dlid);
+        }
+      }
+      if (!done) {
+        ++k;
+      } else if (!refill(lane)) {
+        lane = lanes[--active];  // keep the active lanes packed
+      }
     }
   }
-  ws.begin.push_back(static_cast<std::uint32_t>(ws.path.size()));
 
   // Shares, summed in flow order so any other implementation can match them.
   double sum = 0.0, cap_sum = 0.0;
-  for (std::size_t i = 0; i + 1 < ws.begin.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     std::uint32_t worst = 0;
     double cap_share = capacity_[ws.path[ws.begin[i]]] > 0 ? 1e300 : 0.0;
-    for (std::uint32_t k = ws.begin[i]; k < ws.begin[i + 1]; ++k) {
+    for (std::uint32_t k = ws.begin[i]; k < ws.end[i]; ++k) {
       const ChannelId c = ws.path[k];
       worst = std::max(worst, count[c]);
       cap_share = std::min(cap_share, capacity_[c] / count[c]);
@@ -82,7 +150,6 @@ RunScore EbbScorer::score(const std::vector<Flow>& flows, Workspace& ws, bool ma
     sum += 1.0 / worst;
     cap_sum += std::min(1.0, cap_share / capacity_[ws.path[ws.begin[i]]]);
   }
-  const std::size_t n = flows.size();
   result.ebb = n ? sum / static_cast<double>(n) : 1.0;
   result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
   if (maxmin) result.maxmin = n ? maxmin_value(n, ws) : 1.0;
@@ -123,7 +190,7 @@ double EbbScorer::maxmin_value(std::size_t flow_count, Workspace& ws) const {
   {
     std::vector<std::uint32_t>& fill = ws.version;  // reused as cursor, reset below
     for (std::uint32_t f = 0; f < flow_count; ++f)
-      for (std::uint32_t k = ws.begin[f]; k < ws.begin[f + 1]; ++k) {
+      for (std::uint32_t k = ws.begin[f]; k < ws.end[f]; ++k) {
         const std::uint32_t l = ws.local[ws.path[k]];
         ws.link_flows[ws.link_begin[l] + fill[l]++] = f;
       }
@@ -145,7 +212,7 @@ double EbbScorer::maxmin_value(std::size_t flow_count, Workspace& ws) const {
       if (ws.frozen[f]) continue;
       ws.frozen[f] = true;
       ws.rate[f] = r;
-      for (std::uint32_t j = ws.begin[f]; j < ws.begin[f + 1]; ++j) {
+      for (std::uint32_t j = ws.begin[f]; j < ws.end[f]; ++j) {
         const std::uint32_t m = ws.local[ws.path[j]];
         ws.remaining[m] -= r;
         --ws.active[m];

@@ -42,9 +42,9 @@ class EbbScorer {
 
   // Per-thread state; counts are all zero between runs.
   struct Workspace {
-    std::vector<std::uint32_t> count;  // flows per channel
-    std::vector<ChannelId> path;       // channels of all flows, concatenated
-    std::vector<std::uint32_t> begin;  // flow i uses path[begin[i] .. begin[i+1])
+    std::vector<std::uint32_t> count;       // flows per channel
+    std::vector<ChannelId> path;            // channels of all flows, concatenated
+    std::vector<std::uint32_t> begin, end;  // flow i uses path[begin[i] .. end[i])
     // max-min filling
     std::vector<std::uint32_t> local;  // channel -> link index, kNone when untouched
     std::vector<ChannelId> links;

@@ -37,6 +37,12 @@ RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
   }
   // A row covers LIDs 0..lid_count()-1; LIDs beyond are unrouted.
   lid_limit_ = lfts.lid_count();
+  terminal_.assign(lid_limit_, kNoTerminal);
+  for (std::size_t lid = 1; lid < lid_limit_; ++lid) {
+    const PortRef owner = fabric.port_of_lid(static_cast<Lid>(lid));
+    if (owner.valid() && !fabric.node(owner.node).is_switch())
+      terminal_[lid] = kTerminal | fabric.channel(owner);
+  }
   port_stride_ = max_port + 1;
   hops_.assign(n * port_stride_, Hop{0, kDeadUnconnected});
   for (std::uint32_t r = 0; r < n; ++r) {
@@ -58,12 +64,6 @@ RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
       }
     }
   }
-}
-
-std::uint32_t RouteTracer::terminal_of_lid(Lid lid) const {
-  const PortRef owner = fabric_.port_of_lid(lid);
-  if (!owner.valid() || fabric_.node(owner.node).is_switch()) return kNoTerminal;
-  return kTerminal | fabric_.channel(owner);
 }
 
 RouteTracer::Start RouteTracer::start(PortRef host_port) const {

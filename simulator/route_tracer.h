@@ -56,8 +56,28 @@ class RouteTracer {
   std::size_t switch_count() const { return lfts_.switch_count(); }
   const Fabric& fabric() const { return fabric_; }
   const ForwardingTables& lfts() const { return lfts_; }
-  // Sentinel terminal code of the port owning `lid` (see Hop::next).
-  std::uint32_t terminal_of_lid(Lid lid) const;
+  // Sentinel terminal code of the port owning `lid` (see Hop::next); lid
+  // below lid_limit().
+  std::uint32_t terminal_of_lid(Lid lid) const { return terminal_[lid]; }
+  std::size_t lid_limit() const { return lid_limit_; }
+
+  // One hop for callers that interleave many traces (memory-level
+  // parallelism): from switch `row` towards `dlid` (< lid_limit()), whose
+  // terminal code is `want`. Returns the next row, kArrived, or kFailed (then
+  // trace() tells why). `channel` is set unless kFailed.
+  // Asks for the LFT byte step() will read next, so that the miss overlaps
+  // with work on other traces.
+  void prefetch(std::uint32_t row, Lid dlid) const { __builtin_prefetch(rows_[row] + dlid); }
+  static constexpr std::uint32_t kArrived = 0xFFFFFFF0u;
+  static constexpr std::uint32_t kFailed = 0xFFFFFFF1u;
+  std::uint32_t step(std::uint32_t row, Lid dlid, std::uint32_t want, ChannelId& channel) const {
+    const PortNum p = rows_[row][dlid];
+    if (p >= port_stride_) return kFailed;
+    const Hop& h = hops_[row * port_stride_ + p];
+    channel = h.channel;
+    if (h.next < kTerminal) return h.next;
+    return h.next == want ? kArrived : kFailed;
+  }
 
   static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
 
@@ -81,7 +101,8 @@ class RouteTracer {
   std::vector<std::uint32_t> row_of_node_;
   std::size_t port_stride_ = 0;  // hops_ entries per switch: max port number + 1
   std::vector<Hop> hops_;
-  std::size_t lid_limit_ = 0;  // LIDs the tables cover
+  std::size_t lid_limit_ = 0;            // LIDs the tables cover
+  std::vector<std::uint32_t> terminal_;  // per LID below lid_limit_
 };
 
 // "black hole at switch \"leaf1\" (0x...) lid 5 port 255 for LID 9" and the like.
