@@ -62,23 +62,33 @@ struct Variant {
   std::function<void(RoutingOptions&)> set;
 };
 
+using Order = RoutingOptions::Order;
+using Tie = RoutingOptions::TieBreak;
+Variant variant(const char* name, Order order, Tie tie, double dest_weight, unsigned refine) {
+  return {name, [=](RoutingOptions& o) {
+            o.order = order;
+            o.tie_break = tie;
+            o.dest_weight = dest_weight;
+            o.refine_passes = refine;
+          }};
+}
+
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {
-      {"sssp-like (lid order, first, routes only)",
-       [](RoutingOptions& o) {
-         o.order = RoutingOptions::Order::lid;
-         o.tie_break = RoutingOptions::TieBreak::first;
-         o.dest_weight = 0;
-       }},
-      {"interleaved, first, routes only",
-       [](RoutingOptions& o) {
-         o.tie_break = RoutingOptions::TieBreak::first;
-         o.dest_weight = 0;
-       }},
-      {"interleaved, dmodk, routes only", [](RoutingOptions& o) { o.dest_weight = 0; }},
-      {"default", [](RoutingOptions&) {}},
-      {"default + 1 refine pass", [](RoutingOptions& o) { o.refine_passes = 1; }},
-  };
+  static const std::vector<Variant> v = [] {
+    std::vector<Variant> out;
+    out.push_back(variant("sssp-like: lid order, first", Order::lid, Tie::first, 0, 0));
+    static std::vector<std::string> names;
+    names.reserve(64);
+    for (const Order order : {Order::interleaved, Order::switches})
+      for (const Tie tie : {Tie::first, Tie::dmodk, Tie::path})
+        for (const unsigned refine : {0u, 1u}) {
+          const char* tn[] = {"first", "dmodk", "path"};
+          names.push_back(std::string(order == Order::interleaved ? "interleaved " : "switches ") +
+                          tn[static_cast<int>(tie)] + " refine" + std::to_string(refine));
+          out.push_back(variant(names.back().c_str(), order, tie, 0, refine));
+        }
+    return out;
+  }();
   return v;
 }
 
@@ -90,6 +100,10 @@ int quality(unsigned runs) {
   std::vector<Case> cases = {
       {"4-ary 3-tree (64 hosts)", [] { return psssp::testing::make_kary_ntree(4, 3).fabric; }},
       {"8-ary 3-tree (512 hosts)", [] { return psssp::testing::make_kary_ntree(8, 3).fabric; }},
+      {"8-ary 3-tree shuffled ports+LIDs",
+       [] { return psssp::testing::make_kary_ntree(8, 3, 0, 42).fabric; }},
+      {"4-ary 4-tree shuffled ports+LIDs",
+       [] { return psssp::testing::make_kary_ntree(4, 4, 0, 7).fabric; }},
       {"8x8 torus, 4 hosts/switch",
        [] {
          return psssp::testing::make_torus({8, 8}, 4);
@@ -97,6 +111,18 @@ int quality(unsigned runs) {
       {"4x4x4 torus, 2 hosts/switch",
        [] {
          return psssp::testing::make_torus({4, 4, 4}, 2);
+       }},
+      {"8x8 torus shuffled ports",
+       [] {
+         return psssp::testing::make_torus({8, 8}, 4, 0, 3);
+       }},
+      {"4x4x4 torus shuffled ports",
+       [] {
+         return psssp::testing::make_torus({4, 4, 4}, 2, 0, 5);
+       }},
+      {"6x6x3 torus shuffled ports",
+       [] {
+         return psssp::testing::make_torus({6, 6, 3}, 2, 0, 9);
        }},
       {"random 64 sw deg 8, 8 hosts", [] { return psssp::testing::make_random(64, 8, 8, 7); }},
   };

@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: psssp-sim route FABRIC -o LFTS [--lids FILE] [--nonminimal [--max-extra-hops N]]\n"
     "         [--capacity] [--switch-load] [--guid-file FILE [--guid-mode priority|only]]\n"
-    "         [--refine N] [--order interleaved|lid] [--threads N]\n"
+    "         [--refine N] [--order switches|interleaved|lid] [--threads N]\n"
     "\n"
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
     "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
@@ -30,7 +30,7 @@ constexpr const char* kUsage =
     "  --switch-load       routes to switch LIDs add load too\n"
     "  --guid-file FILE    port GUIDs (cn_guid_file format): routed first (priority,\n"
     "                      default) or the only traffic that adds load (only)\n"
-    "  --refine N          rip-up-and-reroute passes (default 0)\n"
+    "  --refine N          rip-up-and-reroute passes (default 1)\n"
     "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
 
 struct Usage {
@@ -87,10 +87,12 @@ Args parse(int argc, char** argv) {
       const std::string o = value();
       if (o == "interleaved")
         a.options.order = RoutingOptions::Order::interleaved;
+      else if (o == "switches")
+        a.options.order = RoutingOptions::Order::switches;
       else if (o == "lid")
         a.options.order = RoutingOptions::Order::lid;
       else
-        throw Usage{"--order is interleaved or lid, not '" + o + "'"};
+        throw Usage{"--order is switches, interleaved or lid, not '" + o + "'"};
     } else if (opt == "--threads") {
       a.options.threads = parse_count(argv[i], value());
     } else if (opt.size() > 1 && opt[0] == '-') {

@@ -59,10 +59,18 @@ void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double*
   // is chosen from the final distances instead, exactly as layered_search does.
   tree.order.assign(layers.order, layers.order + layers.reached);
   tree.next_edge[layers.root] = kNoEdge;
-  for (std::uint32_t i = 1; i < layers.reached; ++i) {
-    const Vertex u = tree.order[i];
-    tree.next_edge[u] =
-        pick_next_hop(g, u, layers.hops, tree.dist.data(), weight, tree.dist[u], tie);
+  tree.rank[layers.root] = 0;
+  std::uint32_t previous = 0, begin = 1;
+  while (begin < layers.reached) {
+    std::uint32_t end = begin;
+    for (; end < layers.reached && layers.hops[tree.order[end]] == layers.hops[tree.order[begin]];
+         ++end) {
+      const Vertex u = tree.order[end];
+      tree.next_edge[u] = pick_next_hop(g, tree, u, layers.hops, weight, tree.dist[u], tie);
+    }
+    if (tie.by_path) rank_layer(g, tree, previous, begin, end);
+    previous = begin;
+    begin = end;
   }
 }
 

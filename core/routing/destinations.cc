@@ -107,6 +107,10 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
   }
   for (auto& group : groups) {
     if (options.order == RoutingOptions::Order::interleaved) interleave(group, graph.vertex_count);
+    if (options.order == RoutingOptions::Order::switches)
+      std::stable_sort(group.begin(), group.end(), [](const Destination& a, const Destination& b) {
+        return a.vertex < b.vertex;
+      });
     problem.destinations.insert(problem.destinations.end(), group.begin(), group.end());
   }
   return problem;

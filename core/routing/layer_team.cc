@@ -38,11 +38,12 @@ void LayerTeam::barrier() {
 // meets the same barriers.
 void LayerTeam::execute(unsigned id) {
   bool previous_parallel = true;
+  std::uint32_t previous = 0;
   for (std::size_t l = 0; l + 1 < bounds_.size(); ++l) {
     const std::uint32_t begin = bounds_[l], end = bounds_[l + 1];
-    const bool parallel = end - begin >= kMinParallelLayer;
+    const bool parallel = threads_ > 1 && end - begin >= kMinParallelLayer;
     if (parallel) {
-      if (!previous_parallel) barrier();  // thread 0 finished the serial layers
+      if (!previous_parallel) barrier();  // thread 0 finished the serial steps
       const std::uint64_t size = end - begin;
       const auto from = static_cast<std::uint32_t>(begin + size * id / threads_);
       const auto to = static_cast<std::uint32_t>(begin + size * (id + 1) / threads_);
@@ -52,6 +53,11 @@ void LayerTeam::execute(unsigned id) {
       (*work_)(begin, end);
     }
     previous_parallel = parallel;
+    if (*after_) {
+      if (id == 0) (*after_)(previous, begin, end);
+      previous_parallel = false;
+    }
+    previous = begin;
   }
 }
 
@@ -76,17 +82,18 @@ void LayerTeam::wait_for_workers() {
 }
 
 void LayerTeam::run_layers(const std::uint16_t* hops, const std::uint16_t* order,
-                           std::uint32_t reached, const Work& work) {
+                           std::uint32_t reached, const Work& work, const AfterLayer& after_layer) {
   wait_for_workers();
   bounds_.clear();
   for (std::uint32_t i = 1; i < reached; ++i)
     if (i == 1 || hops[order[i]] != hops[order[i - 1]]) bounds_.push_back(i);
   bounds_.push_back(reached);
+  work_ = &work;
+  after_ = &after_layer;
   if (threads_ == 1) {
-    if (reached > 1) work(1, reached);
+    execute(0);
     return;
   }
-  work_ = &work;
   published_ = true;
   generation_.fetch_add(1, std::memory_order_acq_rel);
   execute(0);

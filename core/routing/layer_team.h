@@ -16,6 +16,9 @@ namespace psssp::routing {
 class LayerTeam {
  public:
   using Work = std::function<void(std::uint32_t begin, std::uint32_t end)>;
+  // Serial step after each layer [begin, end); previous: the layer before.
+  using AfterLayer =
+      std::function<void(std::uint32_t previous, std::uint32_t begin, std::uint32_t end)>;
 
   explicit LayerTeam(unsigned threads);
   ~LayerTeam();
@@ -24,9 +27,10 @@ class LayerTeam {
 
   unsigned size() const { return threads_; }
   // Runs work over BFS positions [1, reached) layer by layer (hops[order[i]]
-  // is nondecreasing); returns when all of it is done.
+  // is nondecreasing), and after_layer (if set) on one thread after each
+  // layer; returns when all of it is done.
   void run_layers(const std::uint16_t* hops, const std::uint16_t* order, std::uint32_t reached,
-                  const Work& work);
+                  const Work& work, const AfterLayer& after_layer);
 
  private:
   void worker(unsigned id);
@@ -42,6 +46,7 @@ class LayerTeam {
   std::vector<std::thread> workers_;
   std::vector<std::uint32_t> bounds_;  // layer starts, then `reached`
   const Work* work_ = nullptr;
+  const AfterLayer* after_ = nullptr;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<bool> stop_{false};
   std::atomic<unsigned> finished_{0};  // workers done with the current job

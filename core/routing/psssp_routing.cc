@@ -153,21 +153,32 @@ class Router {
   // Searches and writes the destination's LFT column.
   void search(const Destination& d, const Layers& layers) {
     const double* w = loads_.weights();
-    const TieRule tie{options_.tie_break == RoutingOptions::TieBreak::dmodk ? d.rank : 0u};
+    using Tie = RoutingOptions::TieBreak;
+    const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
+    const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path};
     PortNum* col = column(d.lid);
     if (options_.minimal && !options_.boost_kernel) {
       tree_.order.resize(layers.reached);
       tree_.order[0] = layers.root;
       tree_.dist[layers.root] = 0.0;
       tree_.next_edge[layers.root] = kNoEdge;
-      team_.run_layers(layers.hops, layers.order, layers.reached,
-                       [&](std::uint32_t begin, std::uint32_t end) {
-                         layered_search_range(graph_, layers, w, tie, tree_, begin, end);
-                         for (std::uint32_t i = begin; i < end; ++i) {
-                           const Vertex u = tree_.order[i];
-                           col[u] = graph_.out_port[tree_.next_edge[u]];
-                         }
-                       });
+      tree_.rank[layers.root] = 0;
+      const LayerTeam::AfterLayer rank =
+          tie.by_path ? LayerTeam::AfterLayer(
+                            [&](std::uint32_t previous, std::uint32_t begin, std::uint32_t end) {
+                              rank_layer(graph_, tree_, previous, begin, end);
+                            })
+                      : LayerTeam::AfterLayer();
+      team_.run_layers(
+          layers.hops, layers.order, layers.reached,
+          [&](std::uint32_t begin, std::uint32_t end) {
+            layered_search_range(graph_, layers, w, tie, tree_, begin, end);
+            for (std::uint32_t i = begin; i < end; ++i) {
+              const Vertex u = tree_.order[i];
+              col[u] = graph_.out_port[tree_.next_edge[u]];
+            }
+          },
+          rank);
       return;
     }
     if (!options_.minimal)

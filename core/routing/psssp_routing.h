@@ -33,21 +33,24 @@ struct RoutingOptions {
   unsigned threads = 1;
 
   // --- Tuning knobs; the defaults are the measured best (psssp-route.md). ---
-  // Destination order: round-robin over destination switches (consecutive
-  // searches land in different subtrees), or plain LID order as OpenSM.
-  enum class Order { interleaved, lid } order = Order::interleaved;
-  // Among equal-cost next hops: the lowest port (first), or the candidate
-  // (key mod count) where key is the destination's rank on its switch, which
-  // spreads destinations over parallel choices like ftree's d-mod-k.
-  enum class TieBreak { first, dmodk } tie_break = TieBreak::dmodk;
-  // Link weight = routes + dest_weight * (routes a link would carry if every
-  // destination on it drew from all sources): with dest_weight > 0, links
-  // already serving many distinct destinations cost more, which keeps the
-  // routes to one destination on few links.
-  double dest_weight = 1.0;
+  // Destination order: round-robin over destination switches (interleaved:
+  // consecutive searches land in different subtrees), switch by switch
+  // (switches: all ports of a switch in a row, as OpenSM's sssp), or LID order.
+  enum class Order { interleaved, switches, lid } order = Order::switches;
+  // Among equal-cost next hops: the lowest port (first); the candidate
+  // (key mod count) in port order, key = the destination's rank on its
+  // switch, spreading destinations like ftree's d-mod-k (dmodk); or that
+  // candidate in the order of their paths from the destination (path): all
+  // switches then prefer the same branch, whatever their port numbering, so
+  // the routes to one destination converge early.
+  enum class TieBreak { first, dmodk, path } tie_break = TieBreak::path;
+  // Link weight = routes + dest_weight * (distinct load-carrying LIDs routed
+  // over the link). Measured no gain over 0 (psssp-route.md); kept for
+  // experiments.
+  double dest_weight = 0.0;
   // Rip-up-and-reroute passes after the first: each load-carrying LID is
   // re-searched with its own load removed and everybody else's in place.
-  unsigned refine_passes = 0;
+  unsigned refine_passes = 1;
   // Minimal mode only: search with Boost.Graph's Dijkstra on the shortest-path
   // DAG instead of the layered kernel. Identical LFTs, slower (bench_route).
   bool boost_kernel = false;

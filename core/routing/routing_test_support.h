@@ -62,8 +62,18 @@ struct KaryNtree {
   std::vector<std::vector<NodeId>> level;  // level[l][w]
   std::vector<NodeId> hosts;               // leaf-major, position-minor
 };
-inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0) {
+// seed != 0: real-world disorder: every switch's up cables and hosts land on
+// shuffled ports, and LIDs are handed out in a random node order.
+inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
+                                 std::uint64_t seed = 0) {
   KaryNtree t;
+  std::mt19937_64 rng(seed);
+  auto perm = [&](unsigned size) {
+    std::vector<unsigned> p(size);
+    for (unsigned i = 0; i < size; ++i) p[i] = i;
+    if (seed) std::shuffle(p.begin(), p.end(), rng);
+    return p;
+  };
   unsigned width = 1;
   for (unsigned i = 1; i < n; ++i) width *= k;
   t.level.resize(n);
@@ -72,34 +82,65 @@ inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0) {
       t.level[l].push_back(t.fabric.add_node(NodeType::switch_node,
                                              "s" + std::to_string(l) + "_" + std::to_string(w),
                                              static_cast<PortNum>(2 * k)));
+  // down[l][w]: port order of the down side of (w, l); up likewise.
+  std::vector<std::vector<std::vector<unsigned>>> down(n), up(n);
+  for (unsigned l = 0; l < n; ++l)
+    for (unsigned w = 0; w < width; ++w) {
+      down[l].push_back(perm(k));
+      up[l].push_back(perm(k));
+    }
   for (unsigned l = 0; l + 1 < n; ++l) {
     unsigned pow = 1;
     for (unsigned i = 0; i < l; ++i) pow *= k;
     for (unsigned w = 0; w < width; ++w) {
       const unsigned digit = (w / pow) % k;
       for (unsigned m = 0; m < k; ++m) {
-        const unsigned up = w - digit * pow + m * pow;
-        t.fabric.connect(PortRef{t.level[l][w], static_cast<PortNum>(k + 1 + m)},
-                         PortRef{t.level[l + 1][up], static_cast<PortNum>(1 + digit)}, qdr4x());
+        const unsigned parent = w - digit * pow + m * pow;
+        t.fabric.connect(
+            PortRef{t.level[l][w], static_cast<PortNum>(k + 1 + up[l][w][m])},
+            PortRef{t.level[l + 1][parent], static_cast<PortNum>(1 + down[l + 1][parent][digit])},
+            qdr4x());
       }
     }
   }
   for (unsigned w = 0; w < width; ++w)
     for (unsigned p = 0; p < k; ++p) {
       const NodeId h = t.fabric.add_node(NodeType::ca, "h" + std::to_string(w * k + p), 1);
-      t.fabric.connect(PortRef{h, 1}, PortRef{t.level[0][w], static_cast<PortNum>(1 + p)}, qdr4x());
+      t.fabric.connect(PortRef{h, 1},
+                       PortRef{t.level[0][w], static_cast<PortNum>(1 + down[0][w][p])}, qdr4x());
       t.hosts.push_back(h);
     }
   assign_guids(t.fabric);
-  assign_lids(t.fabric, lmc);
+  if (seed) {
+    // Random LID order: hand out LIDs along a shuffled node list.
+    const auto order = perm(static_cast<unsigned>(t.fabric.node_count()));
+    unsigned next = 1;
+    for (const unsigned id : order) {
+      Node& node = t.fabric.node(id);
+      for (PortNum p = 0; p < node.ports.size(); ++p) {
+        if (node.is_switch() ? p != 0 : !node.ports[p].connected()) continue;
+        const std::uint8_t l = node.is_switch() ? 0 : lmc;
+        next = (next + (1u << l) - 1) >> l << l;
+        node.ports[p].lid = static_cast<Lid>(next);
+        node.ports[p].lmc = l;
+        next += 1u << l;
+      }
+    }
+    t.fabric.index();
+  } else {
+    assign_lids(t.fabric, lmc);
+  }
   return t;
 }
 
 // Torus of switches with `hosts` CAs each; a ring of size 2 gets two parallel
 // cables, a ring of size 1 none.
 // `spare` extra ports per switch stay free.
-inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsigned spare = 0) {
+// seed != 0: each switch's torus cables land on shuffled ports.
+inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsigned spare = 0,
+                         std::uint64_t seed = 0) {
   Fabric f;
+  std::mt19937_64 rng(seed);
   unsigned count = 1;
   for (const unsigned d : dims) count *= d;
   const unsigned ports = hosts + 2 * static_cast<unsigned>(dims.size()) + spare;
@@ -107,14 +148,19 @@ inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsi
   for (unsigned i = 0; i < count; ++i)
     sw.push_back(
         f.add_node(NodeType::switch_node, "t" + std::to_string(i), static_cast<PortNum>(ports)));
+  std::vector<std::vector<PortNum>> port_of(count);
+  for (auto& p : port_of) {
+    for (unsigned i = 0; i < 2 * dims.size(); ++i) p.push_back(static_cast<PortNum>(hosts + 1 + i));
+    if (seed) std::shuffle(p.begin(), p.end(), rng);
+  }
   unsigned stride = 1;
   for (std::size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] > 1)
       for (unsigned i = 0; i < count; ++i) {
         const unsigned c = (i / stride) % dims[d];
         const unsigned j = i - c * stride + ((c + 1) % dims[d]) * stride;
-        f.connect(PortRef{sw[i], static_cast<PortNum>(hosts + 1 + 2 * d)},
-                  PortRef{sw[j], static_cast<PortNum>(hosts + 2 + 2 * d)}, qdr4x());
+        f.connect(PortRef{sw[i], port_of[i][2 * d]}, PortRef{sw[j], port_of[j][2 * d + 1]},
+                  qdr4x());
       }
     stride *= dims[d];
   }

@@ -18,7 +18,12 @@ struct SearchTree {
   std::vector<double> dist;       // per vertex: cost to the root
   std::vector<EdgeId> next_edge;  // per vertex: forward edge of its next hop
   std::vector<Vertex> order;      // reached vertices, root first, each after its next hop
-  explicit SearchTree(std::uint32_t n = 0) : dist(n), next_edge(n, kNoEdge) {}
+  // Path rank (TieRule::by_path): vertices of a layer numbered in the order
+  // of their next hop's rank, so comparing ranks compares whole paths from
+  // the root side. Ranks are BFS positions, unique per search.
+  std::vector<std::uint32_t> rank;
+  std::vector<std::uint32_t> rank_count;  // scratch of rank_layer
+  explicit SearchTree(std::uint32_t n = 0) : dist(n), next_edge(n, kNoEdge), rank(n, 0) {}
 };
 
 // The root's BFS layers (HopLayers).
@@ -36,6 +41,7 @@ struct Layers {
 // is "the lowest port".
 struct TieRule {
   std::uint64_t key = 0;
+  bool by_path = false;  // order candidates by path rank instead of port
 };
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
@@ -51,12 +57,17 @@ void bounded_search(const RoutingGraph& g, const Layers& layers, const double* w
                     unsigned max_extra_hops, double hop_weight, SearchTree& tree);
 
 // The tie-break over a candidate list (costs and edges in port order).
-EdgeId pick_candidate(const double* cost, const EdgeId* cand, std::uint32_t n, double best,
-                      TieRule tie);
+EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const double* cost,
+                      const EdgeId* cand, std::uint32_t n, double best, TieRule tie);
+
+// Path ranks of BFS positions [begin, end) (one layer, next hops chosen),
+// from those of the previous layer [previous, begin).
+void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
+                std::uint32_t begin, std::uint32_t end);
 
 // The next hop of u among its minimal-hop edges whose cost is `best` (within
 // rounding), chosen by `tie`. Shared by both minimal kernels.
-EdgeId pick_next_hop(const RoutingGraph& g, Vertex u, const std::uint16_t* hops, const double* dist,
-                     const double* weight, double best, TieRule tie);
+EdgeId pick_next_hop(const RoutingGraph& g, const SearchTree& tree, Vertex u,
+                     const std::uint16_t* hops, const double* weight, double best, TieRule tie);
 
 }  // namespace psssp::routing
