@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "fabric/canonical_order.h"
 #include "formats/fabric_io.h"
 #include "formats/guid_list.h"
 #include "formats/lft_io.h"
@@ -152,8 +153,10 @@ int run_route(int argc, char** argv) {
     std::fprintf(stderr, "psssp-sim route: %s\n%s", u.message.c_str(), kUsage);
     return 2;
   }
-  Fabric fabric = read_fabric(args.fabric);
-  if (!args.lids.empty()) apply_lid_file(fabric, args.lids);
+  Fabric as_read = read_fabric(args.fabric);
+  if (!args.lids.empty()) apply_lid_file(as_read, args.lids);
+  // Route in node-GUID order, as the OpenSM plugin does, so both give the same tables.
+  const Fabric fabric = sorted_by_guid(as_read);
   if (!args.guid_file.empty()) args.options.guid_list = read_guid_list(args.guid_file);
 
   const RoutingResult result = route_psssp(fabric, args.options);
