@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "deadlock_option.h"
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
 #include "output_util.h"
@@ -16,7 +17,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: psssp-sim check FABRIC --routes DUMP [--lids FILE] [--json] [--max-faults N]\n"
-    "                       [--threads T]\n"
+    "                       [--threads T] [--deadlock [--sl-file F | --layers F] [--sl2vl F]]\n"
     "\n"
     "Traces every ordered pair of host ports (every LID of an LMC range) through the\n"
     "LFTs and reports black holes, loops, wrong deliveries, routes over down links or\n"
@@ -26,7 +27,12 @@ constexpr const char* kUsage =
     "  --lids FILE       LIDs from opensm-subnet.lst or a guid2lid file\n"
     "  --json            one JSON object instead of text\n"
     "  --max-faults N    faults listed in full (default 20; counts cover all)\n"
-    "  --threads T       worker threads (default: all cores)\n";
+    "  --threads T       worker threads (default: all cores)\n"
+    "  --deadlock        also check for credit loops (cyclic channel dependencies per VL);\n"
+    "                    exit status 1 and one concrete cycle if there is one\n"
+    "  --sl-file F       SL per route: \"SLID DLID SL\" lines (default: SL 0 everywhere)\n"
+    "  --layers F        SL per route from the psssp engine's layer table (psssp-layers.dump)\n"
+    "  --sl2vl F         SL-to-VL maps from opensm-sl2vl.dump (default: identity)\n";
 
 const char* kind_key(TraceStatus k) {
   switch (k) {
@@ -54,7 +60,7 @@ std::string channel_label(const Fabric& f, ChannelId c) {
 }
 
 void print_json(const std::string& fabric_path, const std::string& routes, const Fabric& f,
-                const CheckReport& r, double seconds) {
+                const CheckReport& r, const std::string& deadlock_json, double seconds) {
   std::printf("{\"fabric\":%s,\"routes\":%s,\"hosts\":%zu,\"pairs\":%llu,\"delivered\":%llu,",
               json_string(fabric_path).c_str(), json_string(routes).c_str(), f.host_ports().size(),
               static_cast<unsigned long long>(r.pairs),
@@ -83,7 +89,9 @@ void print_json(const std::string& fabric_path, const std::string& routes, const
               r.switch_channels);
   if (r.switch_channels)
     std::printf(",\"max_link\":%s", json_string(channel_label(f, r.efi_max_channel)).c_str());
-  std::printf("},\"seconds\":%s}\n", json_number(seconds).c_str());
+  std::printf("},");
+  if (!deadlock_json.empty()) std::printf("\"deadlock\":%s,", deadlock_json.c_str());
+  std::printf("\"seconds\":%s}\n", json_number(seconds).c_str());
 }
 
 void print_text(const Fabric& f, const CheckReport& r, double seconds) {
@@ -115,8 +123,10 @@ void print_text(const Fabric& f, const CheckReport& r, double seconds) {
 }
 
 int check(int argc, char** argv) {
-  CliArgs args(argc, argv, {"--routes", "--lids", "--max-faults", "--threads"},
-               {"--json", "--help", "-h"});
+  CliArgs args(
+      argc, argv,
+      {"--routes", "--lids", "--max-faults", "--threads", "--sl-file", "--layers", "--sl2vl"},
+      {"--json", "--deadlock", "--help", "-h"});
   if (args.flag("--help") || args.flag("-h")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -132,13 +142,22 @@ int check(int argc, char** argv) {
       args.get_uint("--threads", std::max(1u, std::thread::hardware_concurrency())));
   const CheckReport report = check_routes(
       fabric, lfts, threads, static_cast<std::size_t>(args.get_uint("--max-faults", 20)));
+  DeadlockOutcome loops;
+  if (args.flag("--deadlock"))
+    loops = check_credit_loops(
+        fabric, lfts,
+        {args.get("--sl-file", ""), args.get("--layers", ""), args.get("--sl2vl", "")});
+  else if (args.has("--sl-file") || args.has("--layers") || args.has("--sl2vl"))
+    throw UsageError("--sl-file, --layers and --sl2vl need --deadlock");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (args.flag("--json"))
-    print_json(fabric_path, args.get("--routes"), fabric, report, seconds);
-  else
+  if (args.flag("--json")) {
+    print_json(fabric_path, args.get("--routes"), fabric, report, loops.json, seconds);
+  } else {
     print_text(fabric, report, seconds);
-  return report.ok() ? 0 : 1;
+    std::fputs(loops.text.c_str(), stdout);
+  }
+  return report.ok() && loops.deadlock_free ? 0 : 1;
 }
 
 }  // namespace

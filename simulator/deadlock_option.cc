@@ -1,0 +1,65 @@
+#include "deadlock_option.h"
+
+#include <memory>
+#include <sstream>
+
+#include "deadlock/deadlock_check.h"
+#include "deadlock/layer_table.h"
+#include "deadlock/sl2vl.h"
+#include "deadlock/sl_file.h"
+#include "formats/fabric_io.h"
+#include "output_util.h"
+
+namespace psssp::sim {
+
+DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables& lfts,
+                                   const DeadlockInputs& in) {
+  if (!in.sl_file.empty() && !in.layer_table.empty())
+    throw InputError("give either --sl-file or --layers, not both");
+  std::unique_ptr<deadlock::SlSource> sls;
+  std::string sl_origin = "SL 0 for every route";
+  if (!in.sl_file.empty()) {
+    sls = std::make_unique<deadlock::SlFile>(deadlock::read_sl_file(in.sl_file));
+    sl_origin = "SLs from " + in.sl_file;
+  } else if (!in.layer_table.empty()) {
+    sls =
+        std::make_unique<deadlock::LayerTable>(deadlock::read_layer_table(in.layer_table, fabric));
+    sl_origin = "SLs from layer table " + in.layer_table;
+  } else {
+    sls = std::make_unique<deadlock::UniformSl>(0);
+  }
+  const deadlock::Sl2VlTables sl2vl = in.sl2vl_dump.empty()
+                                          ? deadlock::Sl2VlTables()
+                                          : deadlock::read_sl2vl_dump(in.sl2vl_dump, fabric);
+  const std::string vl_origin =
+      in.sl2vl_dump.empty() ? "identity SL-to-VL" : "SL-to-VL from " + in.sl2vl_dump;
+
+  const deadlock::DeadlockReport r = deadlock::check_deadlock(fabric, lfts, *sls, sl2vl);
+  DeadlockOutcome out;
+  out.deadlock_free = r.deadlock_free;
+  std::ostringstream text;
+  text << "credit loops (" << sl_origin << ", " << vl_origin << "): ";
+  std::string vls;
+  for (const auto vl : r.vls) vls += (vls.empty() ? "" : ",") + std::to_string(vl);
+  if (r.deadlock_free) {
+    text << "none; " << r.dependencies << " channel dependencies on VLs {" << vls << "}\n";
+  } else {
+    text << "CYCLE on VLs {" << vls << "}\n" << deadlock::format_cycle(fabric, r);
+    if (text.str().back() != '\n') text << '\n';
+  }
+  out.text = text.str();
+  std::ostringstream json;
+  json << "{\"deadlock_free\":" << (r.deadlock_free ? "true" : "false")
+       << ",\"dependencies\":" << r.dependencies << ",\"vls\":[" << vls << "],\"cycle\":[";
+  for (std::size_t i = 0; i < r.cycle.size(); ++i) {
+    const deadlock::CycleLink& c = r.cycle[i];
+    json << (i ? "," : "") << "{\"switch_guid\":\"" << hex_guid(c.switch_guid)
+         << "\",\"port\":" << unsigned{c.channel.port} << ",\"vl\":" << unsigned{c.vl}
+         << ",\"slid\":" << c.slid << ",\"dlid\":" << c.dlid << "}";
+  }
+  json << "],\"seconds\":" << json_number(r.seconds) << "}";
+  out.json = json.str();
+  return out;
+}
+
+}  // namespace psssp::sim

@@ -1,0 +1,28 @@
+// `psssp-sim check --deadlock`: the credit-loop check of the routes, with SLs
+// from an SL file or the engine's layer table and VLs from opensm-sl2vl.dump.
+#pragma once
+
+#include <string>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+
+namespace psssp::sim {
+
+struct DeadlockInputs {
+  std::string sl_file;      // "SLID DLID SL" lines
+  std::string layer_table;  // psssp-layers file written by the engine
+  std::string sl2vl_dump;   // opensm-sl2vl.dump; identity when empty
+};
+
+struct DeadlockOutcome {
+  bool deadlock_free = true;
+  std::string text;  // human-readable lines, newline-terminated
+  std::string json;  // a JSON object
+};
+
+// Throws InputError on unreadable SL/VL inputs.
+DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables& lfts,
+                                   const DeadlockInputs& inputs);
+
+}  // namespace psssp::sim
