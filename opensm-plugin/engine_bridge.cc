@@ -2,12 +2,16 @@
 // from OpenSM's tables, routed by the same core as `psssp-sim route`.
 #include "engine_bridge.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <new>
 #include <string>
 
+#include "deadlock/layer_assignment.h"
+#include "deadlock/layer_table.h"
 #include "fabric/fabric.h"
 #include "formats/guid_list.h"
 #include "plugin_options.h"
@@ -19,6 +23,8 @@ struct psssp_engine {
   std::string error;
   psssp::Fabric fabric;
   psssp::RoutingResult result;
+  psssp::deadlock::LayerTable layers;  // empty unless vls=N
+  unsigned layers_needed = 1, layers_used = 1;
   bool routed = false;
 };
 
@@ -75,6 +81,8 @@ const char* psssp_engine_error(const psssp_engine_t* engine) { return engine->er
 void psssp_engine_begin(psssp_engine_t* e) {
   e->fabric = psssp::Fabric();
   e->result = psssp::RoutingResult();
+  e->layers = psssp::deadlock::LayerTable();
+  e->layers_needed = e->layers_used = 1;
   e->routed = false;
   e->error.clear();
 }
@@ -126,13 +134,25 @@ int psssp_engine_connect(psssp_engine_t* e, uint32_t node, unsigned port, uint32
   });
 }
 
-int psssp_engine_route(psssp_engine_t* e, struct psssp_route_stats* stats) {
+int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_stats* stats) {
   return guarded(e, [&] {
     e->fabric.index();
     psssp::RoutingOptions routing = e->options.routing;
     if (!e->options.guid_file.empty())
       routing.guid_list = psssp::read_guid_list(e->options.guid_file);
     e->result = psssp::route_psssp(e->fabric, routing);
+    double layer_seconds = 0.0;
+    if (e->options.vls) {
+      // The hardware may offer fewer data VLs than the admin asked for.
+      psssp::deadlock::LayerOptions lo;
+      lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
+      psssp::deadlock::LayerAssignment a =
+          psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
+      e->layers = std::move(a.table);
+      e->layers_needed = a.layers_needed;
+      e->layers_used = a.layers_used;
+      layer_seconds = a.seconds;
+    }
     e->routed = true;
     if (!stats) return;
     std::memset(stats, 0, sizeof *stats);
@@ -140,7 +160,9 @@ int psssp_engine_route(psssp_engine_t* e, struct psssp_route_stats* stats) {
     stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
     stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
     stats->lids = static_cast<unsigned>(e->fabric.max_lid());
-    stats->seconds = e->result.seconds;
+    stats->seconds = e->result.seconds + layer_seconds;
+    stats->layers_needed = e->layers_needed;
+    stats->layers = e->layers_used;
     stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
     // Load statistics over the switch-to-switch channels that exist.
     double sum = 0;
@@ -159,6 +181,25 @@ int psssp_engine_route(psssp_engine_t* e, struct psssp_route_stats* stats) {
     }
     stats->mean_load = count ? sum / count : 0.0;
   });
+}
+
+unsigned psssp_engine_requested_vls(const psssp_engine_t* e) { return e->options.vls; }
+
+uint8_t psssp_engine_path_sl(const psssp_engine_t* e, uint16_t slid, uint16_t dlid) {
+  if (!e->routed || !e->options.vls) return 0;
+  return e->layers.layer(slid, dlid);
+}
+
+int psssp_engine_write_layers(const psssp_engine_t* e, const char* path) {
+  if (!e->routed || !e->options.vls) return -1;
+  try {
+    std::ofstream out(path, std::ios::trunc);
+    psssp::deadlock::write_layer_table(out, e->fabric, e->layers);
+    out.close();
+    return out ? 0 : -1;
+  } catch (...) {
+    return -1;
+  }
 }
 
 int psssp_engine_copy_lft(const psssp_engine_t* e, uint32_t node, uint8_t* lft, size_t lid_count) {

@@ -35,6 +35,8 @@ struct psssp_route_stats {
   double seconds;             /* routing computation only */
   double max_load, mean_load; /* routes per switch-to-switch channel */
   unsigned unreachable;       /* destinations some switch cannot reach */
+  unsigned layers_needed;     /* fewest layers that are each acyclic (1 without vls=N) */
+  unsigned layers;            /* layers in use after spreading routes over them */
 };
 
 /* Parses `options` (event_plugin_options text). Returns NULL and writes a
@@ -55,8 +57,18 @@ int psssp_engine_set_port(psssp_engine_t *engine, uint32_t node, unsigned port, 
 int psssp_engine_connect(psssp_engine_t *engine, uint32_t node, unsigned port, uint32_t remote_node,
                          unsigned remote_port);
 
-/* Routes the snapshot. 0 on success; negative with psssp_engine_error set. */
-int psssp_engine_route(psssp_engine_t *engine, struct psssp_route_stats *stats);
+/* Routes the snapshot. With vls=N it also assigns virtual layers; `data_vls`
+ * is the number of data VLs every port offers (0 = unknown): needing more
+ * layers than min(N, data_vls) is an error naming both numbers.
+ * 0 on success; negative with psssp_engine_error set. */
+int psssp_engine_route(psssp_engine_t *engine, unsigned data_vls, struct psssp_route_stats *stats);
+/* Virtual layers requested by the options (0 = deadlock-free mode off). */
+unsigned psssp_engine_requested_vls(const psssp_engine_t *engine);
+/* The layer (= SL) of the route slid -> dlid (host order); 0 without layers.
+ * Safe to call from OpenSM's SA threads while no sweep is routing. */
+uint8_t psssp_engine_path_sl(const psssp_engine_t *engine, uint16_t slid, uint16_t dlid);
+/* Writes the layer table (psssp-sim check --layers reads it). 0 on success. */
+int psssp_engine_write_layers(const psssp_engine_t *engine, const char *path);
 /* Copies a routed switch's LFT for LIDs 0..lid_count-1 (kNoPath = 0xFF). */
 int psssp_engine_copy_lft(const psssp_engine_t *engine, uint32_t node, uint8_t *lft,
                           size_t lid_count);

@@ -68,6 +68,9 @@ PluginOptions parse_plugin_options(const std::string& text) {
     } else if (key == "threads") {
       need();
       o.routing.threads = parse_count(key, value, 1, 256);
+    } else if (key == "vls") {
+      need();
+      o.vls = parse_count(key, value, 1, 15);
     } else if (key == "guid_file") {
       need();
       o.guid_file = value;
@@ -84,7 +87,7 @@ PluginOptions parse_plugin_options(const std::string& text) {
       throw std::invalid_argument(
           "unknown option '" + token +
           "' (known: minimal nonminimal max_extra_hops=N capacity switch_load threads=N "
-          "guid_file=PATH guid_mode=priority|only)");
+          "vls=N guid_file=PATH guid_mode=priority|only)");
     }
   }
   return o;
@@ -97,6 +100,7 @@ std::string describe(const PluginOptions& o) {
   if (o.routing.capacity_weights) out << " capacity";
   if (o.routing.switch_lids_load) out << " switch_load";
   out << " threads=" << o.routing.threads;
+  if (o.vls) out << " vls=" << o.vls;
   if (!o.guid_file.empty())
     out << " guid_file=" << o.guid_file << " guid_mode="
         << (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only ? "only" : "priority");

@@ -11,6 +11,9 @@ namespace psssp {
 struct PluginOptions {
   RoutingOptions routing;
   std::string guid_file;  // read at every sweep, so edits apply on re-sweep
+  // Deadlock-free mode: spread routes over up to `vls` virtual layers, each
+  // acyclic, used as SL = VL = layer. 0 = off.
+  unsigned vls = 0;
 };
 
 // Throws std::invalid_argument naming the offending option.

@@ -19,17 +19,18 @@ TEST(PluginOptions, DefaultsAreMinimalSingleThreaded) {
 
 TEST(PluginOptions, ParsesEveryOption) {
   const PluginOptions o = parse_plugin_options(
-      "nonminimal, max_extra_hops=3 capacity switch_load threads=2 guid_file=/etc/cn "
+      "nonminimal, max_extra_hops=3 capacity switch_load threads=2 vls=8 guid_file=/etc/cn "
       "guid_mode=only");
   EXPECT_FALSE(o.routing.minimal);
   EXPECT_EQ(o.routing.max_extra_hops, 3u);
   EXPECT_TRUE(o.routing.capacity_weights);
   EXPECT_TRUE(o.routing.switch_lids_load);
   EXPECT_EQ(o.routing.threads, 2u);
+  EXPECT_EQ(o.vls, 8u);
   EXPECT_EQ(o.guid_file, "/etc/cn");
   EXPECT_EQ(o.routing.guid_list_mode, RoutingOptions::GuidListMode::only);
   EXPECT_EQ(describe(o),
-            "nonminimal max_extra_hops=3 capacity switch_load threads=2 guid_file=/etc/cn "
+            "nonminimal max_extra_hops=3 capacity switch_load threads=2 vls=8 guid_file=/etc/cn "
             "guid_mode=only");
 }
 
@@ -49,12 +50,14 @@ TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("threads", "'threads' needs a value");
   expect_rejected("capacity=yes", "'capacity' takes no value");
   expect_rejected("guid_mode=first", "'priority' or 'only'");
+  expect_rejected("vls=16", "'vls' needs a whole number in 1..15, got '16'");
+  expect_rejected("vls=0", "got '0'");
 }
 
 TEST(EngineBridge, BadOptionsGiveNoEngineAndAMessage) {
   char err[256] = "";
-  EXPECT_EQ(psssp_engine_new("vls=x9 bogus", err, sizeof err), nullptr);
-  EXPECT_NE(std::string(err).find("unknown option"), std::string::npos) << err;
+  EXPECT_EQ(psssp_engine_new("capacity bogus", err, sizeof err), nullptr);
+  EXPECT_NE(std::string(err).find("unknown option 'bogus'"), std::string::npos) << err;
 }
 
 TEST(EngineBridge, InconsistentSnapshotIsAnErrorNotACrash) {

@@ -10,6 +10,7 @@
 #include <opensm/osm_log.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_version.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +24,28 @@ struct psssp_plugin {
   external_routing_engine_module_t module;
 };
 
+/* The layer table next to OpenSM's own dumps, for `psssp-sim check --layers`. */
+static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_route_stats *stats) {
+  osm_log_t *log = &plugin->osm->log;
+  const char *dir = plugin->osm->subn.opt.dump_files_dir;
+  char path[4096];
+
+  snprintf(path, sizeof(path), "%s/psssp-layers.dump", dir ? dir : ".");
+  if (psssp_engine_write_layers(plugin->engine, path) != 0)
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS08: psssp: cannot write %s\n", path);
+  else
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: routes need %u virtual layers, spread over %u (SL = VL = layer); table in %s\n",
+            stats->layers_needed, stats->layers, path);
+}
+
 static int build_fwd_tables(void *context) {
   struct psssp_plugin *plugin = context;
   osm_log_t *log = &plugin->osm->log;
   struct psssp_route_stats stats;
 
   if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
-  if (psssp_engine_route(plugin->engine, &stats) != 0) {
+  if (psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats) != 0) {
     OSM_LOG(log, OSM_LOG_ERROR, "ERR PS02: psssp routing failed: %s\n",
             psssp_engine_error(plugin->engine));
     return -1;
@@ -40,12 +56,33 @@ static int build_fwd_tables(void *context) {
             "(disconnected components); their LFT entries stay empty\n",
             stats.unreachable);
   if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
+  if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
   OSM_LOG(log, OSM_LOG_INFO,
           "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
           "switch link load max %.0f mean %.1f routes\n",
           stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
           stats.mean_load);
   return 0;
+}
+
+/* SL (= virtual layer) of a path, for SA PathRecord answers. */
+static uint8_t path_sl(void *context, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
+  struct psssp_plugin *plugin = context;
+
+  (void)hint; /* the layer is what keeps the path deadlock-free */
+  return psssp_engine_path_sl(plugin->engine, cl_ntoh16(slid), cl_ntoh16(dlid));
+}
+
+/* Layer i travels on VL i on every hop. */
+static void update_sl2vl(void *context, osm_physp_t *port, uint8_t in_port, uint8_t out_port,
+                         ib_slvl_table_t *table) {
+  uint8_t sl;
+
+  (void)context;
+  (void)port;
+  (void)in_port;
+  (void)out_port;
+  for (sl = 0; sl < IB_MAX_NUM_VLS - 1; sl++) ib_slvl_table_set(table, sl, sl);
 }
 
 static void destroy_engine(void *context) {
@@ -61,8 +98,19 @@ static int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm) {
             plugin->option_error);
     return -1;
   }
+  if (psssp_engine_requested_vls(plugin->engine) && !osm->subn.opt.qos) {
+    OSM_LOG(&osm->log, OSM_LOG_ERROR,
+            "ERR PS07: psssp refuses to set up: vls=%u needs QoS for SL-to-VL maps "
+            "(opensm -Q, or 'qos TRUE' in opensm.conf)\n",
+            psssp_engine_requested_vls(plugin->engine));
+    return -1;
+  }
   OSM_LOG(&osm->log, OSM_LOG_INFO, "psssp routing engine set up (%s)\n",
           psssp_engine_describe(plugin->engine));
+  if (psssp_engine_requested_vls(plugin->engine)) {
+    re->path_sl = path_sl;
+    re->update_sl2vl = update_sl2vl;
+  }
   /* build_lid_matrices stays NULL: OpenSM then builds its min-hop matrices,
    * which multicast routing and the opensm.fdbs dump rely on. */
   re->ucast_build_fwd_tables = build_fwd_tables;

@@ -189,8 +189,19 @@ class IbsimFabric:
         return proc.stdout
 
     def dump_fts(self, *args):
-        """The LFTs as the emulated switches hold them (dump_fts output)."""
-        return self._tool(["dump_fts"] + list(args))
+        """The LFTs as the emulated switches hold them (dump_fts output).
+
+        dump_fts of infiniband-diags 44 never prints the LID equal to a
+        switch's LinearFDBTop when that LID is a multiple of 64 (it skips the
+        last 64-entry block); ibsim forwards it correctly (its console's
+        `Route` shows so). That entry is read from the switch with smpdump
+        (LinearForwardingTable, attribute 0x19) and added in dump_fts -n form.
+        """
+        return _complete_top_lids(self._tool(["dump_fts"] + list(args)), self._read_lft_block)
+
+    def _read_lft_block(self, dr_path, block):
+        out = self._tool(["smpdump", "-D", dr_path, "0x19", str(block)])
+        return bytes.fromhex("".join(out.split("SMP status")[0].split()))
 
     def ibnetdiscover(self, *args):
         return self._tool(["ibnetdiscover"] + list(args))
@@ -223,6 +234,31 @@ class ResidentOpensm:
 
     def stop(self):
         _terminate(self.proc)
+
+
+_FTS_HEADER = re.compile(r"^Unicast lids \[0x0-0x([0-9a-f]+)\] of switch DR path "
+                         r"slid \d+; dlid \d+; ([\d,]+) guid")
+
+
+def _complete_top_lids(text, read_block):
+    """Adds each switch's top LID entry that dump_fts left out (see dump_fts)."""
+    out, top, path, seen_top = [], None, None, False
+    for line in text.splitlines(keepends=True):
+        m = _FTS_HEADER.match(line)
+        if m:
+            top, path, seen_top = int(m.group(1), 16), m.group(2), False
+        elif top is not None and line.startswith("0x%04x " % top):
+            seen_top = True
+        elif top is not None and "valid lids dumped" in line:
+            if top and top % 64 == 0 and not seen_top:
+                port = read_block(path, top // 64)[0]
+                if port != 0xFF:
+                    out.append("0x%04x %03u \n" % (top, port))
+                    count = int(line.split()[0]) + 1
+                    line = line.replace(line.split()[0], str(count), 1)
+            top = None
+        out.append(line)
+    return "".join(out)
 
 
 def _terminate(proc, grace=5):

@@ -1,0 +1,69 @@
+"""The engine's deadlock-free mode (vls=N) inside the real OpenSM on ibsim,
+proven loop-free from the tables, layer table and SL-to-VL maps the fabric
+actually uses."""
+
+import re
+
+from ibsim_session import IbsimFabric
+from psssp_tools import binary, generate, plugin_env, psssp_conf, run
+
+CONFIGURED = "psssp tables configured on all switches"
+
+
+def _route(fabric, tmp_path, options, args=()):
+    osm = fabric.run_opensm(list(args), conf=psssp_conf(options), env_extra=plugin_env())
+    fts = tmp_path / "lfts.fts"
+    fts.write_text(fabric.dump_fts())
+    topo = tmp_path / "fabric.topo"
+    topo.write_text(fabric.ibnetdiscover())
+    return osm, topo, fts
+
+
+def test_torus_plain_has_credit_loop_layers_remove_it(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "8x8", "--hosts-per-switch", 4)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm, topo, fts = _route(fabric, tmp_path, "")
+        assert CONFIGURED in osm.log
+        plain = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--deadlock"],
+                    check=False)
+        assert plain.returncode == 1
+        assert "credit loop on VL 0 over" in plain.stdout, plain.stdout
+
+        osm, topo, fts = _route(fabric, tmp_path, "vls=8", ["-Q"])
+        assert CONFIGURED in osm.log, osm.log[-3000:]
+        needed = re.search(r"routes need (\d+) virtual layers, spread over (\d+)", osm.log)
+        assert needed and 1 < int(needed.group(1)) <= 8
+        layers = osm.dump("psssp-layers.dump")
+        sl2vl = osm.dump("opensm-sl2vl.dump")
+        proof = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--deadlock",
+                     "--layers", layers, "--sl2vl", sl2vl], check=False)
+        assert proof.returncode == 0, proof.stdout[-3000:]
+        assert "credit loops (SLs from layer table" in proof.stdout
+        assert ": none;" in proof.stdout
+
+
+def test_tree_needs_one_layer(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm, topo, fts = _route(fabric, tmp_path, "vls=4", ["-Q"])
+        assert CONFIGURED in osm.log
+        assert "routes need 1 virtual layers" in osm.log
+
+
+def test_too_few_layers_is_an_error_and_opensm_falls_back(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "8x8", "--hosts-per-switch", 1)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm, topo, fts = _route(fabric, tmp_path, "vls=1", ["-Q"])
+        assert re.search(r"ERR PS02: psssp routing failed: needs \d+ virtual layers, 1 available",
+                         osm.log), osm.log[-3000:]
+        assert CONFIGURED not in osm.log
+        assert "minhop tables configured on all switches" in osm.log
+        run([binary("psssp-sim"), "check", topo, "--routes", fts])
+
+
+def test_layers_without_qos_refuse_to_set_up(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4")
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm, _, _ = _route(fabric, tmp_path, "vls=8")
+        assert "ERR PS07: psssp refuses to set up: vls=8 needs QoS" in osm.log
+        assert osm.subnet_up
