@@ -25,9 +25,11 @@ build: deps
 unit-test: build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
 
+# The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (target unit_tests: only the test binaries, not the tools and benchmarks).
 asan-test: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DPSSSP_WERROR=ON -DPSSSP_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target unit_tests
 	ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
 
 $(FUZZ_BUILD)/build.ninja: deps

@@ -39,7 +39,7 @@ class EngineSetup:
                 self.notes.append("torus-2QoS.conf")
             else:
                 self.notes.append("no torus-2QoS.conf (not a generated torus)")
-        if engine in NEEDS_QOS:
+        if engine in NEEDS_QOS or (engine == "psssp" and "vls=" in psssp_options):
             self.args.append("-Q")
             self.notes.append("-Q")
 

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""Routing speed inside the real OpenSM: time to subnet up and engine compute
+time for psssp against OpenSM's own engines, on the same ibsim fabric in the
+same run, with ratios.
+
+  bench/bench_opensm.py                        # 16-ary 3-tree, 4096 hosts
+  bench/bench_opensm.py --topology "kary-ntree --k 8 --n 3" --engines minhop,sssp,psssp
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--topology", default="kary-ntree --k 16 --n 3")
+    p.add_argument("--engines", default="minhop,ftree,sssp,dfsssp,psssp")
+    p.add_argument("--runs", type=int, default=200, help="eBB runs (quality side note)")
+    p.add_argument("--out", default="bench-out/opensm")
+    args = p.parse_args(argv)
+    subprocess.run([sys.executable, COMPARE, "--topology", args.topology, "--engines",
+                    args.engines, "--runs", str(args.runs), "--out", args.out, "--no-plot"],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(args.out, "results.csv")) as f:
+        rows = {r["engine"]: r for r in csv.DictReader(f)}
+
+    def num(row, key):
+        return float(row[key]) if row.get(key) not in (None, "", "None") else None
+
+    print("fabric: %s" % args.topology)
+    print("%-8s %-22s %12s %12s %8s" % ("engine", "outcome", "subnet up s", "routing s", "eBB"))
+    for name, r in rows.items():
+        up, rt, ebb = num(r, "subnet_up_s"), num(r, "routing_s"), num(r, "ebb")
+        print("%-8s %-22s %12s %12s %8s" % (name, r["outcome"], "%.2f" % up if up else "-",
+                                            "%.3f" % rt if rt is not None else "-",
+                                            "%.4f" % ebb if ebb else "-"))
+    ps = rows.get("psssp")
+    if not ps:
+        return 0
+    print("\nratios (psssp / engine), same run:")
+    for name, r in rows.items():
+        if name == "psssp":
+            continue
+        parts = []
+        for key, label in (("subnet_up_s", "subnet up"), ("routing_s", "routing")):
+            a, b = num(ps, key), num(r, key)
+            if a is not None and b:
+                parts.append("%s %.3f" % (label, a / b))
+        print("  vs %-8s %s" % (name, ", ".join(parts) or "-"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
