@@ -1,0 +1,90 @@
+"""Every man page in the repository renders without groff/man warnings, and
+psssp-sim(1) names every subcommand and option that `psssp-sim COMMAND --help`
+prints.
+
+The binary is $PSSSP_BUILD/simulator/psssp-sim (PSSSP_BUILD defaults to build).
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("PSSSP_BUILD", "build")
+SIM = os.path.join(BUILD if os.path.isabs(BUILD) else os.path.join(ROOT, BUILD),
+                   "simulator", "psssp-sim")
+SKIP_DIRS = {".git", "node_modules"}
+
+
+def man_pages():
+    pages = []
+    for top, dirs, files in os.walk(ROOT):
+        # Build trees (build, build-asan, ...) hold no sources.
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("build")
+                         and not os.path.exists(os.path.join(top, d, "CMakeCache.txt")))
+        pages += [os.path.join(top, f) for f in sorted(files) if re.search(r"\.[18]$", f)]
+    return pages
+
+
+def render(page):
+    env = dict(os.environ, MANWIDTH="80", MAN_KEEP_FORMATTING="0", LC_ALL="C.UTF-8")
+    env.pop("MANPAGER", None)
+    env["PAGER"] = "cat"
+    return subprocess.run(["man", "--warnings", "-l", page], capture_output=True, text=True,
+                          env=env)
+
+
+def plain(text):
+    """Rendered text without overstrike and with typographic dashes as '-'."""
+    text = re.sub(r".\x08", "", text)
+    return text.replace("\u2010", "-").replace("\u2212", "-").replace("\u2011", "-")
+
+
+PAGES = man_pages()
+
+
+def test_man_pages_found():
+    names = {os.path.relpath(p, ROOT) for p in PAGES}
+    for expected in ("simulator/psssp-sim.1", "opensm-plugin/psssp.8", "topologies/psssp-topo.1",
+                     "scripts/compare-engines.1", "scripts/check-fabric.1"):
+        assert expected in names, sorted(names)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: os.path.relpath(p, ROOT))
+def test_man_page_renders_without_warnings(page):
+    proc = render(page)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "", proc.stderr
+    assert proc.stdout.strip(), "empty rendering"
+
+
+def sim_help(*args):
+    if not os.access(SIM, os.X_OK):
+        pytest.skip("%s not built (set PSSSP_BUILD)" % SIM)
+    return subprocess.run([SIM] + list(args), capture_output=True, text=True, check=True).stdout
+
+
+def subcommands():
+    usage = sim_help("--help")
+    return re.findall(r"^  ([a-z]+) ", usage, re.M)
+
+
+def test_psssp_sim_page_names_every_subcommand_and_option():
+    text = plain(render(os.path.join(ROOT, "simulator", "psssp-sim.1")).stdout)
+    commands = subcommands()
+    assert set(commands) >= {"info", "check", "score", "route"}, commands
+    missing = []
+    for command in commands:
+        # The subcommand has its own section (indented heading) in COMMANDS.
+        if not re.search(r"^\s+%s\s*$" % re.escape(command), text, re.M):
+            missing.append(command)
+        # Every option the help names, in the usage lines or the option list.
+        options = set(re.findall(r"(?<![\w-])(--?[a-z][a-z0-9-]*)", sim_help(command, "--help")))
+        options -= {"-h", "--help"}
+        assert options, command
+        for option in sorted(options):
+            if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(option), text):
+                missing.append("%s %s" % (command, option))
+    assert not missing, "not in psssp-sim.1: %s" % ", ".join(missing)
