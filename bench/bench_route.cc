@@ -1,9 +1,12 @@
 // bench_route: time and quality of P-SSSP on fabrics built in code.
 //   bench_route speed [--big]      routing time per fabric, kernel and threads
 //   bench_route quality [--runs N] eBB (internal estimator) of routing variants
+//   bench_route digest [--big]     FNV-1a hash of the LFTs per fabric and option
+//                                  set: compare two builds for identical tables
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -169,14 +172,82 @@ int speed(bool big) {
   return 0;
 }
 
+// FNV-1a over every switch row of the tables and the channel loads.
+std::uint64_t fnv(const RoutingResult& r) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto add = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  };
+  for (std::size_t s = 0; s < r.lfts.switch_count(); ++s)
+    add(r.lfts.row(r.lfts.switch_at(s)), r.lfts.lid_count());
+  for (const double c : r.channel_load) add(&c, sizeof c);
+  return h;
+}
+
+int digest(bool big) {
+  struct Case {
+    std::string name;
+    std::function<Fabric()> make;
+  };
+  std::vector<Case> cases = {
+      {"8-ary 3-tree", [] { return psssp::testing::make_kary_ntree(8, 3).fabric; }},
+      {"8-ary 3-tree shuffled", [] { return psssp::testing::make_kary_ntree(8, 3, 0, 42).fabric; }},
+      {"4-ary 4-tree shuffled lmc2",
+       [] { return psssp::testing::make_kary_ntree(4, 4, 2, 7).fabric; }},
+      {"12-ary 3-tree", [] { return psssp::testing::make_kary_ntree(12, 3).fabric; }},
+      {"4x4x4 torus shuffled",
+       [] {
+         return psssp::testing::make_torus({4, 4, 4}, 2, 0, 5);
+       }},
+      {"6x6x3 torus shuffled",
+       [] {
+         return psssp::testing::make_torus({6, 6, 3}, 2, 0, 9);
+       }},
+      {"random 64 sw deg 8", [] { return psssp::testing::make_random(64, 8, 8, 7); }},
+  };
+  if (big) {
+    cases.push_back(
+        {"16-ary 3-tree", [] { return psssp::testing::make_kary_ntree(16, 3).fabric; }});
+    cases.push_back(
+        {"32-ary 3-tree", [] { return psssp::testing::make_kary_ntree(32, 3).fabric; }});
+  }
+  for (const Case& c : cases) {
+    const Fabric f = c.make();
+    const bool huge = f.switches().size() > 1000;
+    std::vector<Variant> vs = {variant("default", Order::switches, Tie::path, 0, 1)};
+    if (!huge) {
+      vs = variants();
+      vs.push_back(variant("default", Order::switches, Tie::path, 0, 1));
+      vs.push_back(variant("dest_weight 0.5", Order::switches, Tie::path, 0.5, 1));
+      vs.push_back(variant("refine 2", Order::switches, Tie::path, 0, 2));
+    }
+    for (const Variant& v : vs)
+      for (const int mode : {0, 1, 2, 3}) {
+        if (huge && mode != 0) continue;
+        RoutingOptions o;
+        v.set(o);
+        if (mode == 1) o.capacity_weights = true;
+        if (mode == 2) o.switch_lids_load = true;
+        if (mode == 3) o.threads = 3;
+        const char* mn[] = {"", " capacity", " switch_lids", " threads3"};
+        std::printf("%016llx  %s / %s%s\n", static_cast<unsigned long long>(fnv(route_psssp(f, o))),
+                    c.name.c_str(), v.name, mn[mode]);
+      }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_route speed [--big] | quality [--runs N]\n");
+    std::fprintf(stderr,
+                 "usage: bench_route speed [--big] | quality [--runs N] | digest [--big]\n");
     return 2;
   }
   if (!std::strcmp(argv[1], "speed")) return speed(argc > 2 && !std::strcmp(argv[2], "--big"));
+  if (!std::strcmp(argv[1], "digest")) return digest(argc > 2 && !std::strcmp(argv[2], "--big"));
   if (!std::strcmp(argv[1], "quality"))
     return quality(argc > 3 && !std::strcmp(argv[2], "--runs")
                        ? static_cast<unsigned>(std::atoi(argv[3]))
