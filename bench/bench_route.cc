@@ -1,6 +1,8 @@
 // bench_route: time and quality of P-SSSP on fabrics built in code.
 //   bench_route speed [--big]      routing time per fabric, kernel and threads
 //   bench_route quality [--runs N] eBB (internal estimator) of routing variants
+//   bench_route one K [THREADS]    one default routing of a K-ary 3-tree (for
+//                                  callgrind / perf: instruction counts)
 //   bench_route digest [--big]     FNV-1a hash of the LFTs per fabric and option
 //                                  set: compare two builds for identical tables
 #include <sys/resource.h>
@@ -238,6 +240,19 @@ int digest(bool big) {
   return 0;
 }
 
+int one(unsigned k, unsigned threads) {
+  const auto t = psssp::testing::make_kary_ntree(k, 3);
+  RoutingOptions o;
+  o.threads = threads;
+  const double cpu0 = cpu_seconds();
+  const RoutingResult r = route_psssp(t.fabric, o);
+  std::printf(
+      "%u-ary 3-tree threads %u: %.3f s wall %.3f s cpu  peak RSS %.0f MiB  digest %016llx\n", k,
+      threads, r.seconds, cpu_seconds() - cpu0, peak_rss_mib(),
+      static_cast<unsigned long long>(fnv(r)));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -247,6 +262,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!std::strcmp(argv[1], "speed")) return speed(argc > 2 && !std::strcmp(argv[2], "--big"));
+  if (!std::strcmp(argv[1], "one") && argc > 2)
+    return one(static_cast<unsigned>(std::atoi(argv[2])),
+               argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 1u);
   if (!std::strcmp(argv[1], "digest")) return digest(argc > 2 && !std::strcmp(argv[2], "--big"));
   if (!std::strcmp(argv[1], "quality"))
     return quality(argc > 3 && !std::strcmp(argv[2], "--runs")
