@@ -30,7 +30,9 @@ static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_rou
   const char *dir = plugin->osm->subn.opt.dump_files_dir;
   char path[4096];
 
-  snprintf(path, sizeof(path), "%s/psssp-layers.dump", dir ? dir : ".");
+  if (!dir || !*dir) dir = ".";
+  snprintf(path, sizeof(path), "%s%spsssp-layers.dump", dir,
+           dir[strlen(dir) - 1] == '/' ? "" : "/");
   if (psssp_engine_write_layers(plugin->engine, path) != 0)
     OSM_LOG(log, OSM_LOG_ERROR, "ERR PS08: psssp: cannot write %s\n", path);
   else

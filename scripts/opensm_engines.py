@@ -39,9 +39,12 @@ class EngineSetup:
                 self.notes.append("torus-2QoS.conf")
             else:
                 self.notes.append("no torus-2QoS.conf (not a generated torus)")
+        # VERBOSE (0x04) brackets the engine's compute time in the log.
+        self.log_flags = "0x07"
         if engine in NEEDS_QOS or (engine == "psssp" and "vls=" in psssp_options):
             self.args.append("-Q")
             self.notes.append("-Q")
+            self.log_flags = "0x47"  # also dump opensm-sl2vl.dump for the credit-loop check
 
     def describe(self):
         return ", ".join(self.notes) or "defaults"

@@ -11,9 +11,9 @@ from psssp_tools import ROOT, generate, psssp_conf
 SCRIPTS = os.path.join(ROOT, "scripts")
 
 
-def _script(name, *args):
+def _script(name, *args, cwd_tmp=None):
     return subprocess.run([sys.executable, os.path.join(SCRIPTS, name)] + [str(a) for a in args],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, cwd=cwd_tmp)
 
 
 def test_compare_engines_reports_every_engine(tmp_path):
@@ -34,9 +34,9 @@ def test_compare_engines_reports_every_engine(tmp_path):
 
 
 def test_compare_engines_records_failures_honestly(tmp_path):
-    # dfsssp needs more VLs than ibsim's 8 on this torus; the outcome says so.
+    # dfsssp needs 9 VLs on this torus, ibsim's switches offer 8; the outcome says so.
     out = tmp_path / "out"
-    res = _script("compare-engines", "--topology", "torus --dims 8x8 --hosts-per-switch 1",
+    res = _script("compare-engines", "--topology", "torus --dims 8x8 --hosts-per-switch 4",
                   "--engines", "dfsssp,psssp", "--runs", 50, "--out", out, "--no-plot",
                   "--psssp-options", "vls=8")
     assert res.returncode == 0, res.stderr[-3000:]
@@ -63,6 +63,27 @@ def test_check_fabric_finds_credit_loops(tmp_path):
     res = _script("check-fabric", net, "--opensm-args", "-R minhop")
     assert res.returncode == 1
     assert "credit loop" in res.stdout
+
+
+def test_check_fabric_fails_when_the_engine_falls_back(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 4, "--n", 2)
+    conf = tmp_path / "opensm.conf"
+    conf.write_text(psssp_conf("threads=many"))
+    res = _script("check-fabric", net, "--conf", conf, "--workdir", "rel-work",
+                  cwd_tmp=tmp_path)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "fell back" in res.stdout
+    ok = _script("check-fabric", net, "--conf", conf, "--allow-fallback")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+def test_check_fabric_verifies_psssp_layers(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4")
+    conf = tmp_path / "opensm.conf"
+    conf.write_text(psssp_conf("vls=4") + "qos TRUE\n")
+    res = _script("check-fabric", net, "--conf", conf)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "SLs from layer table" in res.stdout and ": none;" in res.stdout
 
 
 def test_check_fabric_rejects_missing_files(tmp_path):
