@@ -25,13 +25,19 @@ constexpr const char* kUsage =
     "\n"
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
     "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
+    "  -o, --output LFTS   where to write the tables (opensm-lfts.dump format, loads\n"
+    "                      with opensm -R file -U LFTS)\n"
     "  --lids FILE         LIDs from an opensm-subnet.lst or guid2lid file\n"
-    "  --nonminimal        allow paths up to --max-extra-hops (default 2) longer\n"
+    "  --nonminimal        allow paths longer than the shortest\n"
+    "  --max-extra-hops N  with --nonminimal: at most N hops longer (default 2)\n"
     "  --capacity          weigh link load by link capacity\n"
     "  --switch-load       routes to switch LIDs add load too\n"
-    "  --guid-file FILE    port GUIDs (cn_guid_file format): routed first (priority,\n"
-    "                      default) or the only traffic that adds load (only)\n"
+    "  --guid-file FILE    port GUIDs (cn_guid_file format)\n"
+    "  --guid-mode M       priority (default): route the listed ports first;\n"
+    "                      only: only their traffic adds load\n"
     "  --refine N          rip-up-and-reroute passes (default 1)\n"
+    "  --order O           destination order: switches (default; all LIDs of a switch\n"
+    "                      in a row), interleaved (round robin over switches), lid\n"
     "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
 
 struct Usage {
