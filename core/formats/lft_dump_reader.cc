@@ -11,6 +11,24 @@
 //                     "0x0001 003 " (-n), "6 valid lids dumped "
 // Entries naming a port GUID are moved to that port's LID range in the
 // fabric exactly as OpenSM's file engine does (remap_lid in osm_ucast_file.c).
+//
+// Large dumps (a 4096-host fat tree writes 220 MB) take a fast path: the file
+// is mapped rather than copied, well-formed entry lines are parsed in place
+// with the port GUID -> LID remap cached per LID, and the text is split at
+// table headers and parsed by several threads. Anything unusual goes through
+// the general line parser, and any error makes the whole text be parsed again
+// sequentially, so messages and line numbers are those of a single pass.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
 #include "formats/lft_io.h"
 #include "line_scanner.h"
 
@@ -21,21 +39,66 @@ using formats::Cursor;
 using formats::starts_with;
 using formats::trim;
 
+// Hex digit values; -1 for anything else.
+struct HexTable {
+  signed char v[256];
+  constexpr HexTable() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = -1;
+    for (int i = 0; i < 10; ++i) v['0' + i] = static_cast<signed char>(i);
+    for (int i = 0; i < 6; ++i) {
+      v['a' + i] = static_cast<signed char>(10 + i);
+      v['A' + i] = static_cast<signed char>(10 + i);
+    }
+  }
+};
+constexpr HexTable kHex;
+inline int hex_digit(char c) { return kHex.v[static_cast<unsigned char>(c)]; }
+
+// State shared by the readers of one text: the tables, which switch tables
+// were claimed (by which reader, 1-based), the port GUID remap cache.
+struct Shared {
+  explicit Shared(const Fabric& f) : tables(f), claimed(f.node_count()) {}
+  ForwardingTables tables;
+  std::vector<std::atomic<unsigned>> claimed;
+};
+
 class LftReader {
  public:
-  LftReader(std::string_view content, const std::string& source, const Fabric& fabric)
+  // Reads lines [first line of `content`, end) numbered from line_base + 1.
+  // `id` tells the claims of concurrent readers apart.
+  LftReader(std::string_view content, const std::string& source, const Fabric& fabric,
+            Shared& shared, unsigned id)
       : content_(content),
         source_(source),
         fabric_(fabric),
-        tables_(fabric),
-        seen_(fabric.node_count(), 0) {}
+        tables_(shared.tables),
+        claimed_(shared.claimed),
+        id_(id) {}
 
-  ForwardingTables read() {
-    formats::LineScanner lines(content_);
-    std::string_view raw;
+  // Returns whether any table header was seen. Throws InputError on bad
+  // input, or a Conflict when another reader already claimed a switch.
+  struct Conflict {};
+  bool read() {
+    // Lines as formats::LineScanner splits them (newline and a trailing '\r'
+    // removed, no empty line after the final newline), numbered from 1.
+    const char* p = content_.data();
+    const char* const end = p + content_.size();
+    std::size_t line_no = 0;
     bool any = false;
-    while (lines.next(raw)) {
-      line_no_ = lines.line_number();
+    while (p < end) {
+      ++line_no;
+      if (row_ && end - p >= 10 && p[0] == '0' && p[1] == 'x') {
+        if (const char* next = fast_entry(p, end)) {
+          p = next;
+          continue;
+        }
+      }
+      const char* nl =
+          static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      std::string_view raw(p, static_cast<std::size_t>((nl ? nl : end) - p));
+      p = nl ? nl + 1 : end;
+      if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+      line_no_ = line_no;
       line_ = raw;
       const std::string_view t = trim(raw);
       if (t.empty() || t[0] == '#') continue;
@@ -50,12 +113,12 @@ class LftReader {
       } else if (t.size() > 11 && t.substr(t.size() - 11) == "lids dumped") {
         if (current_ == kNoNode) error("footer outside a switch table");
         current_ = kNoNode;
+        row_ = nullptr;
       } else {
         error("unrecognised line");
       }
     }
-    if (!any) throw InputError(source_ + ": no \"Unicast lids\" switch tables found");
-    return std::move(tables_);
+    return any;
   }
 
  private:
@@ -96,9 +159,34 @@ class LftReader {
       sw = owner.node;
     }
     if (!fabric_.node(sw).is_switch()) error(describe_node(fabric_, sw) + " is not a switch");
-    if (seen_[sw]) error("second table for switch " + describe_node(fabric_, sw));
-    seen_[sw] = 1;
+    unsigned before = 0;
+    if (!claimed_[sw].compare_exchange_strong(before, id_)) {
+      if (before != id_) throw Conflict{};  // the sequential pass reports it
+      error("second table for switch " + describe_node(fabric_, sw));
+    }
     current_ = sw;
+    row_ = tables_.row(sw);
+    ports_ = fabric_.node(sw).num_ports();
+  }
+
+  // The port GUID -> LID remap of OpenSM's file engine (remap_lid): a LID
+  // outside the port's current range keeps its offset within the LMC block.
+  // Returns the target LID, or an error message.
+  bool remap(std::uint64_t lid, Guid guid, std::uint64_t& target, std::string* why) const {
+    const auto ref = fabric_.find_port_by_guid(guid);
+    if (!ref) {
+      if (why) *why = "unknown port GUID " + formats::guid_string(guid) + " (not in the fabric)";
+      return false;
+    }
+    const Port& dest = fabric_.port(*ref);
+    if (dest.lid == 0) {
+      if (why) *why = "port " + formats::guid_string(guid) + " has no LID in the fabric";
+      return false;
+    }
+    target = lid;
+    if (lid < dest.lid || lid >= dest.lid + dest.lid_count())
+      target = dest.lid + (lid & (dest.lid_count() - 1));
+    return true;
   }
 
   void entry(std::string_view t) {
@@ -123,14 +211,8 @@ class LftReader {
     }
     std::uint64_t target = *lid;
     if (guid) {
-      const auto ref = fabric_.find_port_by_guid(*guid);
-      if (!ref) error("unknown port GUID " + formats::guid_string(*guid) + " (not in the fabric)");
-      const Port& dest = fabric_.port(*ref);
-      if (dest.lid == 0) error("port " + formats::guid_string(*guid) + " has no LID in the fabric");
-      // OpenSM's file engine (remap_lid): a LID outside the port's current
-      // range keeps its offset within the LMC block.
-      if (*lid < dest.lid || *lid >= dest.lid + dest.lid_count())
-        target = dest.lid + (*lid & (dest.lid_count() - 1));
+      std::string why;
+      if (!remap(*lid, *guid, target, &why)) error(why);
     }
     if (target >= tables_.lid_count())
       error("LID " + std::to_string(target) + " beyond the fabric's highest LID " +
@@ -138,24 +220,208 @@ class LftReader {
     tables_.set(current_, static_cast<Lid>(target), static_cast<PortNum>(*port));
   }
 
+  // The common entry shape, "0xLLLL PPP[ note]" inside a table, parsed in
+  // place from `p` (a line start, at least 10 characters before `end`).
+  // Returns the start of the next line, or nullptr, having changed nothing,
+  // for anything the general parser might treat differently (every error
+  // included).
+  const char* fast_entry(const char* p, const char* end) {
+    if (p[6] != ' ') return nullptr;
+    const int h0 = hex_digit(p[2]), h1 = hex_digit(p[3]), h2 = hex_digit(p[4]),
+              h3 = hex_digit(p[5]);
+    if ((h0 | h1 | h2 | h3) < 0) return nullptr;
+    const std::uint64_t lid = static_cast<std::uint64_t>(h0 << 12 | h1 << 8 | h2 << 4 | h3);
+    const unsigned d0 = static_cast<unsigned char>(p[7]) - unsigned{'0'},
+                   d1 = static_cast<unsigned char>(p[8]) - unsigned{'0'},
+                   d2 = static_cast<unsigned char>(p[9]) - unsigned{'0'};
+    if (d0 > 9 || d1 > 9 || d2 > 9) return nullptr;
+    const unsigned port = d0 * 100 + d1 * 10 + d2;
+    if (port > 255 || (port != kNoPath && port > ports_)) return nullptr;
+    const char* q = p + 10;
+    if (q < end && *q != '\n') {
+      if (!formats::is_space(*q)) return nullptr;  // more digits, '\r', junk
+      while (q < end && formats::is_space(*q)) ++q;
+    }
+    std::uint64_t target = lid;
+    const char* line_end = nullptr;
+    if (q < end && *q != '\n') {
+      if (*q != ':' && *q != '#') return nullptr;
+      // The note's first "portguid 0x". OpenSM's two shapes have it at a
+      // known place; other notes are searched.
+      static constexpr std::string_view kCa = "# Channel Adapter portguid 0x";
+      static constexpr std::string_view kSwitch = "# Switch portguid 0x";
+      static constexpr std::string_view kKey = "portguid 0x";
+      const auto rest = static_cast<std::size_t>(end - q);
+      const char* digits = nullptr;
+      if (rest >= kCa.size() && std::memcmp(q, kCa.data(), kCa.size()) == 0) {
+        digits = q + kCa.size();
+      } else if (rest >= kSwitch.size() && std::memcmp(q, kSwitch.data(), kSwitch.size()) == 0) {
+        digits = q + kSwitch.size();
+      } else {
+        line_end = static_cast<const char*>(std::memchr(q, '\n', rest));
+        const std::string_view note(q, static_cast<std::size_t>((line_end ? line_end : end) - q));
+        const auto at = note.find(kKey);
+        if (at != std::string_view::npos) digits = q + at + kKey.size();
+      }
+      if (digits) {
+        // OpenSM prints 16 digits: the same 16 hex digits as last time for
+        // this LID remap as last time, without being parsed again.
+        std::uint64_t text[2];
+        const bool sixteen = end - digits > 16 && hex_digit(digits[16]) < 0 &&
+                             (std::memcpy(text, digits, 16), lid < cache_.size());
+        if (sixteen && cache_[lid].valid && cache_[lid].text[0] == text[0] &&
+            cache_[lid].text[1] == text[1]) {
+          target = cache_[lid].target;
+          q = digits + 16;
+        } else {
+          // As Cursor::hex_0x: 1.. digits, at most 16 after leading zeros.
+          const char* e = digits;
+          while (e < end && hex_digit(*e) >= 0) ++e;
+          if (e == digits) return nullptr;
+          const char* k = digits;
+          while (k + 1 < e && *k == '0') ++k;
+          if (e - k > 16) return nullptr;
+          Guid guid = 0;
+          for (; k < e; ++k) guid = guid << 4 | static_cast<Guid>(hex_digit(*k));
+          if (!remap(lid, guid, target, nullptr)) return nullptr;
+          if (sixteen && e - digits == 16)
+            cache_[lid] = Cache{{text[0], text[1]}, static_cast<std::uint32_t>(target), true};
+          q = e;
+        }
+      }
+    }
+    if (target >= tables_.lid_count()) return nullptr;
+    row_[target] = static_cast<PortNum>(port);
+    if (!line_end)
+      line_end = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
+    return line_end ? line_end + 1 : end;
+  }
+
+  struct Cache {  // a LID's last 16-digit port GUID text and where it led
+    std::uint64_t text[2] = {0, 0};
+    std::uint32_t target = 0;
+    bool valid = false;
+  };
+
   std::string_view content_;
   const std::string& source_;
   const Fabric& fabric_;
-  ForwardingTables tables_;
-  std::vector<char> seen_;
+  ForwardingTables& tables_;
+  std::vector<std::atomic<unsigned>>& claimed_;
+  unsigned id_;
   NodeId current_ = kNoNode;
+  PortNum* row_ = nullptr;                                              // current_'s LFT row
+  unsigned ports_ = 0;                                                  // current_'s port count
+  std::vector<Cache> cache_ = std::vector<Cache>(tables_.lid_count());  // per entry LID
   std::size_t line_no_ = 0;
   std::string_view line_;
 };
+
+constexpr std::string_view kHeaderLine = "\nUnicast lids";
+
+// Splits `content` into up to `parts` pieces that each start at a line
+// beginning with a table header (the first piece: at the start).
+std::vector<std::string_view> split_at_headers(std::string_view content, unsigned parts) {
+  std::vector<std::string_view> out;
+  std::size_t begin = 0;
+  for (unsigned i = 1; i < parts; ++i) {
+    const std::size_t from = std::max(begin, content.size() / parts * i);
+    const std::size_t nl = content.find(kHeaderLine, from);
+    if (nl == std::string_view::npos) break;
+    out.push_back(content.substr(begin, nl + 1 - begin));
+    begin = nl + 1;
+  }
+  out.push_back(content.substr(begin));
+  return out;
+}
+
+ForwardingTables parse_sequential(std::string_view content, const std::string& source,
+                                  const Fabric& fabric) {
+  Shared shared(fabric);
+  if (!LftReader(content, source, fabric, shared, 1).read())
+    throw InputError(source + ": no \"Unicast lids\" switch tables found");
+  return std::move(shared.tables);
+}
+
+// Below this size one thread reads the text (tests may lower it).
+#ifndef PSSSP_LFT_PARALLEL_BYTES
+#define PSSSP_LFT_PARALLEL_BYTES (std::size_t{4} << 20)
+#endif
+constexpr std::size_t kParallelBytes = PSSSP_LFT_PARALLEL_BYTES;
 
 }  // namespace
 
 ForwardingTables parse_lfts(std::string_view content, const std::string& source,
                             const Fabric& fabric) {
-  return LftReader(content, source, fabric).read();
+  const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads < 2 || content.size() < kParallelBytes)
+    return parse_sequential(content, source, fabric);
+  const std::vector<std::string_view> parts = split_at_headers(content, threads);
+  if (parts.size() < 2) return parse_sequential(content, source, fabric);
+  // Every piece starts at a header (or the text's start), where the single
+  // pass has no state left but the set of switches seen; a switch seen by two
+  // readers, like any error, sends the text through the single pass.
+  Shared shared(fabric);
+  std::vector<char> any(parts.size(), 0), failed(parts.size(), 0);
+  auto work = [&](std::size_t i) {
+    try {
+      any[i] = LftReader(parts[i], source, fabric, shared, static_cast<unsigned>(i + 1)).read();
+    } catch (...) {
+      failed[i] = 1;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t i = 1; i < parts.size(); ++i) pool.emplace_back(work, i);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  if (std::find(failed.begin(), failed.end(), 1) != failed.end())
+    return parse_sequential(content, source, fabric);
+  if (std::find(any.begin(), any.end(), 1) == any.end())
+    throw InputError(source + ": no \"Unicast lids\" switch tables found");
+  return std::move(shared.tables);
 }
 
+namespace {
+
+// A read-only private mapping of a regular file; empty when the file cannot
+// be mapped (then read_file reads it, or reports why it cannot).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<std::size_t>(st.st_size);
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p == MAP_FAILED) {
+        size_ = 0;
+      } else {
+        data_ = static_cast<const char*>(p);
+      }
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  bool ok() const { return data_ != nullptr; }
+  std::string_view text() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
 ForwardingTables read_lfts(const std::string& path, const Fabric& fabric) {
+  const MappedFile file(path);
+  if (file.ok()) return parse_lfts(file.text(), path, fabric);
   return parse_lfts(read_file(path), path, fabric);
 }
 
