@@ -19,6 +19,33 @@ EbbScorer::EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts)
   capacity_.resize(f.channel_count());
   for (ChannelId c = 0; c < capacity_.size(); ++c)
     capacity_[c] = f.port(f.channel_port(c)).rate.gbps();
+
+  uniform_ = true;
+  bool first = true;
+  for (ChannelId c = 0; c < capacity_.size(); ++c) {
+    if (!f.port(f.channel_port(c)).connected()) continue;  // never on a delivered path
+    if (first) uniform_gbps_ = capacity_[c];
+    first = false;
+    uniform_ = uniform_ && capacity_[c] == uniform_gbps_;
+  }
+  uniform_ = uniform_ && uniform_gbps_ > 0;
+
+  const std::size_t lids = tracer.lid_limit();
+  column_of_lid_.assign(lids, kNoColumn);
+  std::vector<Lid> lid_of_column;
+  for (std::size_t lid = 1; lid < lids; ++lid) {
+    const PortRef owner = f.port_of_lid(static_cast<Lid>(lid));
+    if (!owner.valid() || f.node(owner.node).is_switch()) continue;
+    column_of_lid_[lid] = static_cast<std::uint32_t>(lid_of_column.size());
+    lid_of_column.push_back(static_cast<Lid>(lid));
+  }
+  columns_ = lid_of_column.size();
+  rows_ = tracer.switch_count();
+  dense_.resize(columns_ * rows_);
+  for (std::size_t r = 0; r < rows_; ++r) {
+    const PortNum* row = tracer.lfts().row(tracer.switch_at(static_cast<std::uint32_t>(r)));
+    for (std::size_t c = 0; c < columns_; ++c) dense_[c * rows_ + r] = row[lid_of_column[c]];
+  }
 }
 
 EbbScorer::Workspace EbbScorer::workspace() const {
@@ -37,6 +64,153 @@ void EbbScorer::broken(const Flow& f, const std::string& why) const {
 
 RunScore EbbScorer::score(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
                           LinkStats* stats) const {
+  RunScore result;
+  if (!maxmin && score_dense(flows, ws, stats, result)) return result;
+  return score_general(flows, ws, maxmin, stats);
+}
+
+bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkStats* stats,
+                            RunScore& result) const {
+  const std::size_t n = flows.size();
+  if (n > 0xFFFF) return false;  // counts must fit 16 bits
+  const std::size_t lid_limit = column_of_lid_.size();
+  for (const Flow& f : flows)
+    if (f.dlid >= lid_limit || column_of_lid_[f.dlid] == kNoColumn) return false;
+  // Flows ordered by destination column (counting sort).
+  ws.order.resize(n);
+  if (ws.bucket.size() != columns_ + 1) ws.bucket.assign(columns_ + 1, 0);
+  std::uint32_t* bucket = ws.bucket.data();
+  for (const Flow& f : flows) ++bucket[column_of_lid_[f.dlid] + 1];
+  for (std::size_t c = 0; c < columns_; ++c) bucket[c + 1] += bucket[c];
+  for (std::size_t i = 0; i < n; ++i)
+    ws.order[bucket[column_of_lid_[flows[i].dlid]]++] = static_cast<std::uint32_t>(i);
+  std::fill(ws.bucket.begin(), ws.bucket.end(), 0);
+
+  // Lanes as in score_general. A lane keeps its path in lane_path; arrived
+  // paths are appended to ws.path in arrival order (arrived[k]: the flow,
+  // ws.end[k]: where its path ends).
+  constexpr unsigned kLanes = 32, kSlots = 32;
+  if (ws.count16.size() != capacity_.size()) ws.count16.assign(capacity_.size(), 0);
+  if (ws.path.size() < n * kSlots) ws.path.resize(n * kSlots);
+  ws.arrived.resize(n);
+  ws.end.resize(n);
+  ChannelId* path = ws.path.data();
+  std::uint16_t* count = ws.count16.data();
+  const PortNum* dense = dense_.data();
+  struct Lane {
+    std::uint32_t flow, row, want, n;
+    std::size_t base;  // column * rows_
+  };
+  Lane lanes[kLanes];
+  ChannelId lane_path[kLanes][kSlots];
+  unsigned active = 0;
+  std::size_t next = 0, arrived = 0, used = 0;
+  bool ok = true;
+  auto refill = [&](unsigned k) -> bool {
+    if (next >= n) return false;
+    const std::uint32_t i = ws.order[next++];
+    const Flow& f = flows[i];
+    const RouteTracer::Start& s = starts_[f.src];
+    if (s.status != TraceStatus::delivered || s.row == RouteTracer::kNoRow) {
+      ok = false;  // a host link fault, or a host cabled to a host
+      return false;
+    }
+    Lane& lane = lanes[k];
+    lane_path[k][0] = s.uplink;
+    lane.flow = i;
+    lane.row = s.row;
+    lane.want = tracer_.terminal_of_lid(f.dlid);
+    lane.n = 1;
+    lane.base = std::size_t{column_of_lid_[f.dlid]} * rows_;
+    __builtin_prefetch(dense + lane.base + lane.row);
+    return true;
+  };
+  while (active < kLanes && refill(active)) ++active;
+  while (active > 0 && ok) {
+    for (unsigned k = 0; k < active;) {
+      Lane& lane = lanes[k];
+      ChannelId c = 0;
+      const std::uint32_t r =
+          tracer_.step_port(lane.row, dense[lane.base + lane.row], lane.want, c);
+      if (r == RouteTracer::kFailed || (r != RouteTracer::kArrived && lane.n + 1 >= kSlots)) {
+        ok = false;
+        break;
+      }
+      lane_path[k][lane.n++] = c;
+      if (r != RouteTracer::kArrived) {
+        lane.row = r;
+        __builtin_prefetch(dense + lane.base + r);
+        ++k;
+        continue;
+      }
+      for (std::uint32_t j = 0; j < lane.n; ++j) {
+        path[used + j] = lane_path[k][j];
+        ++count[lane_path[k][j]];
+      }
+      used += lane.n;
+      ws.arrived[arrived] = lane.flow;
+      ws.end[arrived++] = static_cast<std::uint32_t>(used);
+      if (!refill(k)) {
+        if (!ok) break;
+        --active;  // keep the active lanes packed
+        lane = lanes[active];
+        std::copy(lane_path[active], lane_path[active] + lane.n, lane_path[k]);
+      }
+    }
+  }
+  if (!ok) {  // undo the counts of the flows that arrived
+    for (std::size_t j = 0; j < used; ++j) count[path[j]] = 0;
+    return false;
+  }
+
+  // Per flow (in arrival order) its largest count and capacity share;
+  // summed below in flow order exactly as score_general does.
+  ws.worst.resize(n);
+  if (!uniform_) ws.cap_share.resize(n);
+  for (std::size_t k = 0, from = 0; k < arrived; from = ws.end[k++]) {
+    const ChannelId* p = path + from;
+    const ChannelId* e = path + ws.end[k];
+    std::uint32_t worst = 0;
+    for (const ChannelId* q = p; q < e; ++q) worst = std::max<std::uint32_t>(worst, count[*q]);
+    ws.worst[ws.arrived[k]] = worst;
+    if (!uniform_) {
+      double cap_share = capacity_[*p] > 0 ? 1e300 : 0.0;
+      for (const ChannelId* q = p; q < e; ++q)
+        cap_share = std::min(cap_share, capacity_[*q] / count[*q]);
+      ws.cap_share[ws.arrived[k]] = cap_share;
+    }
+  }
+  double sum = 0.0, cap_sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t worst = ws.worst[i];
+    const double uplink = capacity_[starts_[flows[i].src].uplink];
+    // With one rate everywhere, min over the path of gbps / count is gbps /
+    // worst: division rounds monotonically.
+    const double cap_share = uniform_ ? uniform_gbps_ / worst : ws.cap_share[i];
+    sum += 1.0 / worst;
+    cap_sum += std::min(1.0, cap_share / uplink);
+  }
+  result.ebb = n ? sum / static_cast<double>(n) : 1.0;
+  result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
+
+  if (stats) {
+    for (std::size_t j = 0; j < used; ++j) {
+      const ChannelId c = path[j];
+      if (!count[c]) continue;  // already recorded (channel shared by flows)
+      stats->sum[c] += count[c];
+      stats->max[c] = std::max<std::uint32_t>(stats->max[c], count[c]);
+      count[c] = 0;
+    }
+  } else if (used * 8 >= ws.count16.size()) {
+    std::fill(ws.count16.begin(), ws.count16.end(), 0);
+  } else {
+    for (std::size_t j = 0; j < used; ++j) count[path[j]] = 0;
+  }
+  return true;
+}
+
+RunScore EbbScorer::score_general(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
+                                  LinkStats* stats) const {
   RunScore result;
   const std::size_t n = flows.size();
   ws.path.clear();

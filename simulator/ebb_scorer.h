@@ -37,7 +37,8 @@ struct RunScore {
 
 class EbbScorer {
  public:
-  // Both must outlive the scorer.
+  // Both must outlive the scorer. The LFT bytes that flows can use are copied
+  // here: a scorer does not see later changes to the tables.
   EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts);
 
   // Per-thread state; counts are all zero between runs.
@@ -51,6 +52,13 @@ class EbbScorer {
     std::vector<double> remaining, rate;
     std::vector<std::uint32_t> active, version, link_begin, link_flows;
     std::vector<bool> frozen;
+    // score_dense: flows in destination column order, 16-bit counts, the
+    // flows in the order their traces arrived, per flow its largest count
+    // and capacity share
+    std::vector<std::uint32_t> order, bucket;
+    std::vector<std::uint16_t> count16;
+    std::vector<std::uint32_t> arrived, worst;
+    std::vector<double> cap_share;
   };
   Workspace workspace() const;
 
@@ -68,6 +76,13 @@ class EbbScorer {
   std::size_t channel_count() const { return capacity_.size(); }
 
  private:
+  // Without max-min: traces through the dense destination-major table in
+  // destination order. False (workspace clean) when a flow needs the general
+  // path: a broken route, a path longer than a lane holds, an odd host link.
+  bool score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkStats* stats,
+                   RunScore& result) const;
+  RunScore score_general(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
+                         LinkStats* stats) const;
   double maxmin_value(std::size_t flow_count, Workspace& ws) const;
   [[noreturn]] void broken(const Flow& f, const std::string& why) const;
 
@@ -75,6 +90,19 @@ class EbbScorer {
   const std::vector<Host>& hosts_;
   std::vector<RouteTracer::Start> starts_;
   std::vector<double> capacity_;  // Gb/s per channel
+
+  // The LFT bytes that flows can use, destination-major: dense_[column *
+  // rows_ + row] for the LIDs owned by CA/router ports (column_of_lid_), so
+  // one trace stays within one small block and destinations in order sweep
+  // the table. 1 byte per (switch, such LID).
+  static constexpr std::uint32_t kNoColumn = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> column_of_lid_;  // per LID below tracer.lid_limit()
+  std::size_t columns_ = 0, rows_ = 0;
+  std::vector<PortNum> dense_;
+  // Every cabled port's channel has the same Gb/s (then a flow's capacity
+  // share is uniform_gbps_ / its largest count).
+  bool uniform_ = false;
+  double uniform_gbps_ = 0.0;
 };
 
 struct ScoreConfig {

@@ -71,7 +71,12 @@ class RouteTracer {
   static constexpr std::uint32_t kArrived = 0xFFFFFFF0u;
   static constexpr std::uint32_t kFailed = 0xFFFFFFF1u;
   std::uint32_t step(std::uint32_t row, Lid dlid, std::uint32_t want, ChannelId& channel) const {
-    const PortNum p = rows_[row][dlid];
+    return step_port(row, rows_[row][dlid], want, channel);
+  }
+  // The same, given the LFT byte `p` of `row` for the destination (for
+  // callers that keep the bytes in their own layout).
+  std::uint32_t step_port(std::uint32_t row, PortNum p, std::uint32_t want,
+                          ChannelId& channel) const {
     if (p >= port_stride_) return kFailed;
     const Hop& h = hops_[row * port_stride_ + p];
     channel = h.channel;
