@@ -193,6 +193,7 @@ PatternGenerator::PatternGenerator(const std::vector<Host>& hosts, PatternSpec s
     : hosts_(hosts), spec_(std::move(spec)), seed_(seed) {
   ranks_ = spec_.mapping == MappingKind::file ? spec_.mapping_hosts.size() : hosts_.size();
   log_phases_ = ceil_log2(ranks_);
+  reciprocals_ = ShuffleReciprocals(ranks_);
   if (spec_.kind == PatternKind::halo2d || spec_.kind == PatternKind::halo3d) {
     const unsigned dims = spec_.kind == PatternKind::halo3d ? 3 : 2;
     if (spec_.grid.empty()) spec_.grid = balanced_grid(ranks_, dims);
@@ -235,7 +236,7 @@ void PatternGenerator::rank_pairs(std::size_t phase, std::mt19937_64& rng, Scrat
     case PatternKind::permutation: {
       s.perm.resize(n);
       for (std::uint32_t i = 0; i < n; ++i) s.perm[i] = i;
-      shuffle(s.perm, rng);
+      shuffle(s.perm, rng, reciprocals_);
       if (spec_.kind == PatternKind::permutation) {
         for (std::uint32_t i = 0; i < n; ++i)
           if (s.perm[i] != i) add(i, s.perm[i]);
@@ -310,7 +311,7 @@ void PatternGenerator::flows(std::uint64_t run, std::vector<Flow>& out, Scratch&
       s.map = spec_.mapping_hosts;
     } else {
       for (std::uint32_t i = 0; i < ranks_; ++i) s.map[i] = i;
-      if (spec_.mapping == MappingKind::random) shuffle(s.map, rng);
+      if (spec_.mapping == MappingKind::random) shuffle(s.map, rng, reciprocals_);
     }
     rank_pairs(phase, rng, s, out);
     for (Flow& f : out) {

@@ -13,6 +13,7 @@
 
 #include "fabric/fabric.h"
 #include "host_set.h"
+#include "rng.h"
 
 namespace psssp::sim {
 
@@ -87,6 +88,7 @@ class PatternGenerator {
   std::uint64_t seed_;
   std::size_t ranks_ = 0;
   unsigned log_phases_ = 0;
+  ShuffleReciprocals reciprocals_;  // for shuffles of up to ranks_ elements
 };
 
 }  // namespace psssp::sim

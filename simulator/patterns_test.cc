@@ -35,6 +35,36 @@ TEST(Rng, ShuffleIsUniformEnough) {
   for (int i = 0; i < 1000; ++i) EXPECT_LT(uniform_below(rng, 7), 7u);
 }
 
+TEST(Rng, ReciprocalModuloIsExact) {
+  std::mt19937_64 rng(9);
+  const std::uint64_t edges[] = {
+      0, 1, 2, 3, UINT64_MAX, UINT64_MAX - 1, 1ull << 63, (1ull << 63) - 1};
+  for (std::uint64_t d :
+       {2ull, 3ull, 7ull, 4096ull, 4095ull, 49151ull, 1ull << 32, (1ull << 63) + 5}) {
+    const std::uint64_t r = UINT64_MAX / d;
+    for (std::uint64_t x : edges) EXPECT_EQ(mod_by_reciprocal(x, d, r), x % d) << x << " % " << d;
+    for (std::uint64_t x : {d - 1, d, d + 1, 2 * d - 1, UINT64_MAX - UINT64_MAX % d - 1})
+      EXPECT_EQ(mod_by_reciprocal(x, d, r), x % d) << x << " % " << d;
+    for (int i = 0; i < 10000; ++i) {
+      const std::uint64_t x = rng();
+      EXPECT_EQ(mod_by_reciprocal(x, d, r), x % d);
+    }
+  }
+}
+
+TEST(Rng, ShuffleWithReciprocalsIsTheSamePermutation) {
+  const ShuffleReciprocals rec(5000);
+  for (std::size_t n : {0, 1, 2, 3, 17, 4096, 5000}) {
+    std::vector<std::uint32_t> a(n), b(n);
+    for (std::uint32_t i = 0; i < n; ++i) a[i] = b[i] = i;
+    std::mt19937_64 ra(n), rb(n);
+    shuffle(a, ra);
+    shuffle(b, rb, rec);
+    EXPECT_EQ(a, b) << n;
+    EXPECT_EQ(ra(), rb());  // the same number of draws
+  }
+}
+
 struct Hosts {
   testing::Chain chain = testing::make_chain(1, 10);
   std::vector<Host> hosts = select_hosts(chain.fabric, {});

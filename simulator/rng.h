@@ -29,20 +29,55 @@ inline std::mt19937_64 run_rng(std::uint64_t seed, std::uint64_t run) {
 
 // Uniform integer in [0, bound), bound >= 1, without modulo bias: draws
 // below 2^64 mod bound are rejected, the rest are reduced modulo bound.
+// (2^64 mod bound is below bound, so only a draw below bound needs it.)
 inline std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
-  const std::uint64_t threshold = (0 - bound) % bound;
   for (;;) {
     const std::uint64_t x = rng();
-    if (x >= threshold) return x % bound;
+    if (x >= bound || x >= (0 - bound) % bound) return x % bound;
   }
 }
 
+// x % d for d >= 2 without a division: `reciprocal` is UINT64_MAX / d, so the
+// estimated quotient is at most 2 short and the remainder is corrected.
+inline std::uint64_t mod_by_reciprocal(std::uint64_t x, std::uint64_t d, std::uint64_t reciprocal) {
+  __extension__ typedef unsigned __int128 U128;
+  const auto q = static_cast<std::uint64_t>((static_cast<U128>(x) * reciprocal) >> 64);
+  std::uint64_t r = x - q * d;
+  while (r >= d) r -= d;
+  return r;
+}
+
+// UINT64_MAX / d for every bound a shuffle of up to n elements draws with.
+class ShuffleReciprocals {
+ public:
+  explicit ShuffleReciprocals(std::size_t n = 0) : r_(n + 1, 0) {
+    for (std::size_t d = 2; d <= n; ++d) r_[d] = UINT64_MAX / d;
+  }
+  std::size_t size() const { return r_.size() - 1; }
+  std::uint64_t operator[](std::size_t d) const { return r_[d]; }
+
+ private:
+  std::vector<std::uint64_t> r_;
+};
+
 // Fisher-Yates, from the back: for i = n-1 .. 1 swap a[i] with a[j], j
-// uniform in [0, i].
+// uniform in [0, i] (uniform_below(rng, i + 1)).
 template <typename T>
 void shuffle(std::vector<T>& a, std::mt19937_64& rng) {
   for (std::size_t i = a.size(); i > 1; --i) {
     const std::size_t j = static_cast<std::size_t>(uniform_below(rng, i));
+    std::swap(a[i - 1], a[j]);
+  }
+}
+
+// The same permutation, the modulo taken with precomputed reciprocals
+// (a.size() <= reciprocals.size()).
+template <typename T>
+void shuffle(std::vector<T>& a, std::mt19937_64& rng, const ShuffleReciprocals& reciprocals) {
+  for (std::size_t i = a.size(); i > 1; --i) {
+    std::uint64_t x = rng();
+    while (x < i && x < (0 - i) % i) x = rng();  // uniform_below's rejection
+    const auto j = static_cast<std::size_t>(mod_by_reciprocal(x, i, reciprocals[i]));
     std::swap(a[i - 1], a[j]);
   }
 }
