@@ -1,4 +1,5 @@
 // psssp-sim check FABRIC --routes DUMP: trace every host-to-host route.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -32,7 +33,9 @@ constexpr const char* kUsage =
     "                    exit status 1 and one concrete cycle if there is one\n"
     "  --sl-file F       SL per route: \"SLID DLID SL\" lines (default: SL 0 everywhere)\n"
     "  --layers F        SL per route from the psssp engine's layer table (psssp-layers.dump)\n"
-    "  --sl2vl F         SL-to-VL maps from opensm-sl2vl.dump (default: identity)\n";
+    "  --sl2vl F         SL-to-VL maps from opensm-sl2vl.dump (default: identity)\n"
+    "  --same-as DUMP2   also require DUMP2 (any LFT dump format) to hold the same\n"
+    "                    port for every switch and LID; lists the first differences\n";
 
 const char* kind_key(TraceStatus k) {
   switch (k) {
@@ -122,11 +125,33 @@ void print_text(const Fabric& f, const CheckReport& r, double seconds) {
     std::printf("  busiest: %s\n", channel_label(f, r.efi_max_channel).c_str());
 }
 
+// Empty when both tables agree on every switch and LID; else the first
+// differences, one per line.
+std::string table_differences(const Fabric& f, const ForwardingTables& a, const ForwardingTables& b,
+                              const std::string& name_a, const std::string& name_b) {
+  std::string out;
+  std::size_t count = 0;
+  const std::size_t lids = std::max(a.lid_count(), b.lid_count());
+  for (const NodeId sw : f.switches()) {
+    for (std::size_t lid = 1; lid < lids; ++lid) {
+      const PortNum pa = lid < a.lid_count() ? a.get(sw, static_cast<Lid>(lid)) : kNoPath;
+      const PortNum pb = lid < b.lid_count() ? b.get(sw, static_cast<Lid>(lid)) : kNoPath;
+      if (pa == pb) continue;
+      if (++count <= 10)
+        out += "differs: " + describe_node(f, sw) + " LID " + std::to_string(lid) + ": port " +
+               (pa == kNoPath ? std::string("none") : std::to_string(pa)) + " in " + name_a + ", " +
+               (pb == kNoPath ? std::string("none") : std::to_string(pb)) + " in " + name_b + "\n";
+    }
+  }
+  if (count > 10) out += "differs: " + std::to_string(count) + " entries in all\n";
+  return out;
+}
+
 int check(int argc, char** argv) {
-  CliArgs args(
-      argc, argv,
-      {"--routes", "--lids", "--max-faults", "--threads", "--sl-file", "--layers", "--sl2vl"},
-      {"--json", "--deadlock", "--help", "-h"});
+  CliArgs args(argc, argv,
+               {"--routes", "--lids", "--max-faults", "--threads", "--sl-file", "--layers",
+                "--sl2vl", "--same-as"},
+               {"--json", "--deadlock", "--help", "-h"});
   if (args.flag("--help") || args.flag("-h")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -142,6 +167,10 @@ int check(int argc, char** argv) {
       args.get_uint("--threads", std::max(1u, std::thread::hardware_concurrency())));
   const CheckReport report = check_routes(
       fabric, lfts, threads, static_cast<std::size_t>(args.get_uint("--max-faults", 20)));
+  std::string differences;
+  if (args.has("--same-as"))
+    differences = table_differences(fabric, lfts, read_lfts(args.get("--same-as"), fabric),
+                                    args.get("--routes"), args.get("--same-as"));
   DeadlockOutcome loops;
   if (args.flag("--deadlock"))
     loops = check_credit_loops(
@@ -157,7 +186,10 @@ int check(int argc, char** argv) {
     print_text(fabric, report, seconds);
     std::fputs(loops.text.c_str(), stdout);
   }
-  return report.ok() && loops.deadlock_free ? 0 : 1;
+  if (args.has("--same-as"))
+    std::fputs(differences.empty() ? "tables identical\n" : differences.c_str(),
+               args.flag("--json") ? stderr : stdout);
+  return report.ok() && loops.deadlock_free && differences.empty() ? 0 : 1;
 }
 
 }  // namespace
