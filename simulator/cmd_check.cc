@@ -37,24 +37,6 @@ constexpr const char* kUsage =
     "  --same-as DUMP2   also require DUMP2 (any LFT dump format) to hold the same\n"
     "                    port for every switch and LID; lists the first differences\n";
 
-const char* kind_key(TraceStatus k) {
-  switch (k) {
-    case TraceStatus::delivered:
-      return "delivered";
-    case TraceStatus::black_hole:
-      return "black_hole";
-    case TraceStatus::loop:
-      return "loop";
-    case TraceStatus::wrong_delivery:
-      return "wrong_delivery";
-    case TraceStatus::down_link:
-      return "down_link";
-    case TraceStatus::unconnected:
-      return "unconnected";
-  }
-  return "?";
-}
-
 std::string channel_label(const Fabric& f, ChannelId c) {
   const PortRef p = f.channel_port(c);
   const PortRef r = f.port(p).remote;
@@ -70,14 +52,15 @@ void print_json(const std::string& fabric_path, const std::string& routes, const
               static_cast<unsigned long long>(r.delivered));
   std::printf("\"ok\":%s,\"failed_pairs\":{", r.ok() ? "true" : "false");
   for (int k = 1; k < kTraceStatusCount; ++k)
-    std::printf("%s\"%s\":%llu", k > 1 ? "," : "", kind_key(static_cast<TraceStatus>(k)),
+    std::printf("%s\"%s\":%llu", k > 1 ? "," : "", trace_status_key(static_cast<TraceStatus>(k)),
                 static_cast<unsigned long long>(r.pairs_by_kind[k]));
   std::printf("},\"fault_count\":%llu,\"faults\":[",
               static_cast<unsigned long long>(r.fault_count));
   for (std::size_t i = 0; i < r.faults.size(); ++i) {
     const CheckFault& x = r.faults[i];
-    std::printf("%s{\"kind\":\"%s\",\"pairs\":%llu,\"dlid\":%u,", i ? "," : "", kind_key(x.kind),
-                static_cast<unsigned long long>(x.pairs), static_cast<unsigned>(x.dlid));
+    std::printf("%s{\"kind\":\"%s\",\"pairs\":%llu,\"dlid\":%u,", i ? "," : "",
+                trace_status_key(x.kind), static_cast<unsigned long long>(x.pairs),
+                static_cast<unsigned>(x.dlid));
     if (x.source_switch != kNoNode)
       std::printf("\"source_switch_guid\":\"%s\",\"source_switch_lid\":%u,",
                   hex_guid(f.node(x.source_switch).guid).c_str(),

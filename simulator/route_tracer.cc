@@ -4,22 +4,27 @@
 
 namespace psssp::sim {
 
+namespace {
+
+// Text for reports and the key used in JSON output, per TraceStatus.
+struct StatusNames {
+  const char* text;
+  const char* key;
+};
+constexpr StatusNames kStatusNames[kTraceStatusCount] = {
+    {"delivered", "delivered"}, {"black hole", "black_hole"},
+    {"loop", "loop"},           {"wrong delivery", "wrong_delivery"},
+    {"down link", "down_link"}, {"unconnected port", "unconnected"},
+};
+
+}  // namespace
+
 const char* trace_status_name(TraceStatus status) {
-  switch (status) {
-    case TraceStatus::delivered:
-      return "delivered";
-    case TraceStatus::black_hole:
-      return "black hole";
-    case TraceStatus::loop:
-      return "loop";
-    case TraceStatus::wrong_delivery:
-      return "wrong delivery";
-    case TraceStatus::down_link:
-      return "down link";
-    case TraceStatus::unconnected:
-      return "unconnected port";
-  }
-  return "?";
+  return kStatusNames[static_cast<int>(status)].text;
+}
+
+const char* trace_status_key(TraceStatus status) {
+  return kStatusNames[static_cast<int>(status)].key;
 }
 
 RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)

@@ -23,6 +23,8 @@ enum class TraceStatus : std::uint8_t {
 };
 constexpr int kTraceStatusCount = 6;
 const char* trace_status_name(TraceStatus status);  // "black hole", ...
+// The same as a JSON key (\"black_hole\").
+const char* trace_status_key(TraceStatus status);
 
 struct TraceEnd {
   TraceStatus status = TraceStatus::delivered;
