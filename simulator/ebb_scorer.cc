@@ -86,98 +86,82 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
     ws.order[bucket[column_of_lid_[flows[i].dlid]]++] = static_cast<std::uint32_t>(i);
   std::fill(ws.bucket.begin(), ws.bucket.end(), 0);
 
-  // Lanes as in score_general. A lane keeps its path in lane_path; arrived
-  // paths are appended to ws.path in arrival order (arrived[k]: the flow,
-  // ws.end[k]: where its path ends).
-  constexpr unsigned kLanes = 32, kSlots = 32;
+  // All flows advance one hop per pass, in destination order, over the
+  // flows still under way: the lookups of a pass do not depend on each
+  // other, so their cache misses overlap. Flow order[k]'s path goes to
+  // path[k * kSlots ...]; a longer path takes the general tracer.
+  constexpr std::uint32_t kSlots = 16;
   if (ws.count16.size() != capacity_.size()) ws.count16.assign(capacity_.size(), 0);
   if (ws.path.size() < n * kSlots) ws.path.resize(n * kSlots);
-  ws.arrived.resize(n);
+  ws.row.resize(n);
+  ws.want.resize(n);
+  ws.base.resize(n);
+  ws.active.resize(n);
   ws.end.resize(n);
   ChannelId* path = ws.path.data();
   std::uint16_t* count = ws.count16.data();
+  std::uint32_t* row = ws.row.data();
+  std::uint32_t* want = ws.want.data();
+  std::size_t* base = ws.base.data();
+  std::uint32_t* active = ws.active.data();
+  std::uint32_t* len = ws.end.data();
   const PortNum* dense = dense_.data();
-  struct Lane {
-    std::uint32_t flow, row, want, n;
-    std::size_t base;  // column * rows_
-  };
-  Lane lanes[kLanes];
-  ChannelId lane_path[kLanes][kSlots];
-  unsigned active = 0;
-  std::size_t next = 0, arrived = 0, used = 0;
-  bool ok = true;
-  auto refill = [&](unsigned k) -> bool {
-    if (next >= n) return false;
-    const std::uint32_t i = ws.order[next++];
-    const Flow& f = flows[i];
+  for (std::size_t k = 0; k < n; ++k) {
+    const Flow& f = flows[ws.order[k]];
     const RouteTracer::Start& s = starts_[f.src];
-    if (s.status != TraceStatus::delivered || s.row == RouteTracer::kNoRow) {
-      ok = false;  // a host link fault, or a host cabled to a host
-      return false;
-    }
-    Lane& lane = lanes[k];
-    lane_path[k][0] = s.uplink;
-    lane.flow = i;
-    lane.row = s.row;
-    lane.want = tracer_.terminal_of_lid(f.dlid);
-    lane.n = 1;
-    lane.base = std::size_t{column_of_lid_[f.dlid]} * rows_;
-    __builtin_prefetch(dense + lane.base + lane.row);
-    return true;
-  };
-  while (active < kLanes && refill(active)) ++active;
-  while (active > 0 && ok) {
-    for (unsigned k = 0; k < active;) {
-      Lane& lane = lanes[k];
-      ChannelId c = 0;
-      const std::uint32_t r =
-          tracer_.step_port(lane.row, dense[lane.base + lane.row], lane.want, c);
-      if (r == RouteTracer::kFailed || (r != RouteTracer::kArrived && lane.n + 1 >= kSlots)) {
-        ok = false;
-        break;
-      }
-      lane_path[k][lane.n++] = c;
-      if (r != RouteTracer::kArrived) {
-        lane.row = r;
-        __builtin_prefetch(dense + lane.base + r);
-        ++k;
-        continue;
-      }
-      for (std::uint32_t j = 0; j < lane.n; ++j) {
-        path[used + j] = lane_path[k][j];
-        ++count[lane_path[k][j]];
-      }
-      used += lane.n;
-      ws.arrived[arrived] = lane.flow;
-      ws.end[arrived++] = static_cast<std::uint32_t>(used);
-      if (!refill(k)) {
-        if (!ok) break;
-        --active;  // keep the active lanes packed
-        lane = lanes[active];
-        std::copy(lane_path[active], lane_path[active] + lane.n, lane_path[k]);
-      }
-    }
+    if (s.status != TraceStatus::delivered || s.row == RouteTracer::kNoRow)
+      return false;  // a host link fault, or a host cabled to a host
+    path[k * kSlots] = s.uplink;
+    row[k] = s.row;
+    want[k] = tracer_.terminal_of_lid(f.dlid);
+    base[k] = std::size_t{column_of_lid_[f.dlid]} * rows_;
+    active[k] = static_cast<std::uint32_t>(k);
   }
-  if (!ok) {  // undo the counts of the flows that arrived
-    for (std::size_t j = 0; j < used; ++j) count[path[j]] = 0;
-    return false;
+  std::size_t under_way = n;
+  for (std::uint32_t hop = 1; under_way > 0; ++hop) {
+    if (hop == kSlots) return false;  // nothing counted yet
+    std::size_t still = 0;
+    constexpr std::size_t kAhead = 16;  // flows whose LFT byte is fetched early
+    for (std::size_t a = 0; a < under_way; ++a) {
+      if (a + kAhead < under_way) {
+        const std::uint32_t ahead = active[a + kAhead];
+        __builtin_prefetch(dense + base[ahead] + row[ahead]);
+      }
+      const std::uint32_t k = active[a];
+      ChannelId c = 0;
+      const std::uint32_t r = tracer_.step_port(row[k], dense[base[k] + row[k]], want[k], c);
+      if (r == RouteTracer::kFailed) return false;
+      path[std::size_t{k} * kSlots + hop] = c;
+      if (r == RouteTracer::kArrived) {
+        len[k] = hop + 1;
+      } else {
+        row[k] = r;
+        active[still++] = k;
+      }
+    }
+    under_way = still;
+  }
+  std::size_t used = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    used += len[k];
+    for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q) ++count[*q];
   }
 
-  // Per flow (in arrival order) its largest count and capacity share;
+  // Per flow (in destination order) its largest count and capacity share;
   // summed below in flow order exactly as score_general does.
   ws.worst.resize(n);
   if (!uniform_) ws.cap_share.resize(n);
-  for (std::size_t k = 0, from = 0; k < arrived; from = ws.end[k++]) {
-    const ChannelId* p = path + from;
-    const ChannelId* e = path + ws.end[k];
+  for (std::size_t k = 0; k < n; ++k) {
+    const ChannelId* p = path + k * kSlots;
+    const ChannelId* e = p + len[k];
     std::uint32_t worst = 0;
     for (const ChannelId* q = p; q < e; ++q) worst = std::max<std::uint32_t>(worst, count[*q]);
-    ws.worst[ws.arrived[k]] = worst;
+    ws.worst[ws.order[k]] = worst;
     if (!uniform_) {
       double cap_share = capacity_[*p] > 0 ? 1e300 : 0.0;
       for (const ChannelId* q = p; q < e; ++q)
         cap_share = std::min(cap_share, capacity_[*q] / count[*q]);
-      ws.cap_share[ws.arrived[k]] = cap_share;
+      ws.cap_share[ws.order[k]] = cap_share;
     }
   }
   double sum = 0.0, cap_sum = 0.0;
@@ -194,17 +178,20 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
 
   if (stats) {
-    for (std::size_t j = 0; j < used; ++j) {
-      const ChannelId c = path[j];
-      if (!count[c]) continue;  // already recorded (channel shared by flows)
-      stats->sum[c] += count[c];
-      stats->max[c] = std::max<std::uint32_t>(stats->max[c], count[c]);
-      count[c] = 0;
-    }
+    for (std::size_t k = 0; k < n; ++k)
+      for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q) {
+        const ChannelId c = *q;
+        if (!count[c]) continue;  // already recorded (channel shared by flows)
+        stats->sum[c] += count[c];
+        stats->max[c] = std::max<std::uint32_t>(stats->max[c], count[c]);
+        count[c] = 0;
+      }
   } else if (used * 8 >= ws.count16.size()) {
     std::fill(ws.count16.begin(), ws.count16.end(), 0);
   } else {
-    for (std::size_t j = 0; j < used; ++j) count[path[j]] = 0;
+    for (std::size_t k = 0; k < n; ++k)
+      for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q)
+        count[*q] = 0;
   }
   return true;
 }

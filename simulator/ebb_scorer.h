@@ -52,12 +52,12 @@ class EbbScorer {
     std::vector<double> remaining, rate;
     std::vector<std::uint32_t> active, version, link_begin, link_flows;
     std::vector<bool> frozen;
-    // score_dense: flows in destination column order, 16-bit counts, the
-    // flows in the order their traces arrived, per flow its largest count
-    // and capacity share
+    // score_dense: flows in destination column order, 16-bit counts, per
+    // flow where its trace is, its largest count and capacity share
     std::vector<std::uint32_t> order, bucket;
     std::vector<std::uint16_t> count16;
-    std::vector<std::uint32_t> arrived, worst;
+    std::vector<std::uint32_t> row, want, worst;
+    std::vector<std::size_t> base;
     std::vector<double> cap_share;
   };
   Workspace workspace() const;
