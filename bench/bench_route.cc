@@ -207,6 +207,10 @@ int digest(bool big) {
          return psssp::testing::make_torus({6, 6, 3}, 2, 0, 9);
        }},
       {"random 64 sw deg 8", [] { return psssp::testing::make_random(64, 8, 8, 7); }},
+      {"4x4x2 torus, parallel cables",
+       [] {
+         return psssp::testing::make_torus({4, 4, 2}, 3, 0, 4);
+       }},
   };
   if (big) {
     cases.push_back(

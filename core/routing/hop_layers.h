@@ -31,7 +31,10 @@ class HopLayers {
   bool has_dag_lists() const { return !dag_begin_.empty(); }
   // The minimal-hop edges of order(root)[i], as offsets from its first out
   // edge: dag(root) + dag_begin(root)[i] .. dag(root) + dag_begin(root)[i+1].
+  // The kernel may reorder each vertex's list (layered_kernel.cc keeps them
+  // in path-rank order); the set of edges never changes.
   const std::uint8_t* dag(Vertex root) const { return &dag_[dag_base_[row_[root]]]; }
+  std::uint8_t* dag(Vertex root) { return &dag_[dag_base_[row_[root]]]; }
   const std::uint32_t* dag_begin(Vertex root) const { return &dag_begin_[slot_plus(root)]; }
 
  private:

@@ -75,14 +75,60 @@ void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
   }
 }
 
+namespace {
+
+// The (key mod count)-th of the tied candidates j (cost[j] <= limit) in the
+// order of the list: the list is in port order (TieRule without by_path) or
+// in path-rank order (sort_by_rank), so this is pick_candidate's choice
+// without the gather and nth_element.
+inline std::uint32_t nth_tied(const double* cost, std::uint32_t n, double limit,
+                              std::uint32_t count, std::uint64_t key) {
+  std::uint32_t pick = static_cast<std::uint32_t>(key % count);
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (cost[j] <= limit && pick-- == 0) return j;
+  return n - 1;  // not reached: count of the n costs are <= limit
+}
+
+// Puts a DAG list (offsets of one vertex's minimal-hop edges) into path-rank
+// order of their targets, with costs and ranks alongside. The lists stay
+// sorted from one destination to the next as long as the ranks keep their
+// order, so this is usually a check of n-1 comparisons; else an insertion
+// sort. Ranks are unique per vertex; parallel cables to one vertex share its
+// rank and keep their port order (the sort is stable and the lists start in
+// port order), which is pick_candidate's (rank, edge) order. So the stored
+// order is a function of the current ranks alone and cannot affect a result.
+inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* rank,
+                         std::uint32_t n) {
+  for (std::uint32_t j = 1; j < n; ++j) {
+    if (rank[j - 1] <= rank[j]) continue;
+    const std::uint8_t o = offsets[j];
+    const double c = cost[j];
+    const std::uint32_t r = rank[j];
+    std::uint32_t i = j;
+    for (; i > 0 && rank[i - 1] > r; --i) {
+      offsets[i] = offsets[i - 1];
+      cost[i] = cost[i - 1];
+      rank[i] = rank[i - 1];
+    }
+    offsets[i] = o;
+    cost[i] = c;
+    rank[i] = r;
+  }
+}
+
+}  // namespace
+
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
                           TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end) {
   const std::uint16_t* hops = layers.hops;
   double* dist = tree.dist.data();
+  const Vertex* target = g.target.data();
+  const std::uint32_t* ranks = tree.rank.data();
   // One pass over the edges per vertex; the candidates wait in a small local
   // buffer (degree <= 254) for the tie-break instead of a second edge scan.
   double cost[kMaxPorts + 1];
   EdgeId cand[kMaxPorts + 1];
+  std::uint32_t rank[kMaxPorts + 1];
   for (std::uint32_t i = begin; i < end; ++i) {
     const Vertex u = layers.order[i];
     tree.order[i] = u;
@@ -90,31 +136,55 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
     std::uint32_t n = 0;
     const EdgeId first = g.first_edge[u];
     if (layers.dag) {
-      const std::uint8_t* offsets = layers.dag + layers.dag_begin[i];
+      std::uint8_t* offsets = layers.dag + layers.dag_begin[i];
       n = layers.dag_begin[i + 1] - layers.dag_begin[i];
       if (n == 1) {
         const EdgeId e = first + offsets[0];
-        dist[u] = dist[g.target[e]] + weight[e];
+        dist[u] = dist[target[e]] + weight[e];
         tree.next_edge[u] = e;
         continue;
       }
-      for (std::uint32_t j = 0; j < n; ++j) {
-        const EdgeId e = first + offsets[j];
-        const double c = dist[g.target[e]] + weight[e];
-        cost[j] = c;
-        cand[j] = e;
-        best = c < best ? c : best;
+      // Candidates are tied in nearly every search of a symmetric fabric, so
+      // the path ranks are gathered in the same pass as the costs.
+      bool sorted = true;
+      if (tie.by_path) {
+        std::uint32_t previous_rank = 0;
+        for (std::uint32_t j = 0; j < n; ++j) {
+          const EdgeId e = first + offsets[j];
+          const Vertex v = target[e];
+          const double c = dist[v] + weight[e];
+          const std::uint32_t r = ranks[v];
+          cost[j] = c;
+          rank[j] = r;
+          sorted &= j == 0 || previous_rank <= r;
+          previous_rank = r;
+          best = c < best ? c : best;
+        }
+      } else {
+        for (std::uint32_t j = 0; j < n; ++j) {
+          const EdgeId e = first + offsets[j];
+          const double c = dist[target[e]] + weight[e];
+          cost[j] = c;
+          best = c < best ? c : best;
+        }
       }
-    } else {
-      const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
-      for (EdgeId e = first; e < g.first_edge[u + 1]; ++e) {
-        const Vertex v = g.target[e];
-        if (hops[v] != want) continue;
-        const double c = dist[v] + weight[e];
-        cost[n] = c;
-        cand[n++] = e;
-        best = c < best ? c : best;
-      }
+      dist[u] = best;
+      const double limit = tie_limit(best);
+      std::uint32_t count = 0;
+      for (std::uint32_t j = 0; j < n; ++j) count += cost[j] <= limit ? 1u : 0u;
+      if (count > 1 && !sorted) sort_by_rank(offsets, cost, rank, n);
+      const std::uint32_t only = nth_tied(cost, n, limit, count, tie.key);
+      tree.next_edge[u] = first + offsets[only];
+      continue;
+    }
+    const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
+    for (EdgeId e = first; e < g.first_edge[u + 1]; ++e) {
+      const Vertex v = target[e];
+      if (hops[v] != want) continue;
+      const double c = dist[v] + weight[e];
+      cost[n] = c;
+      cand[n++] = e;
+      best = c < best ? c : best;
     }
     dist[u] = best;
     tree.next_edge[u] = pick_candidate(g, tree, cost, cand, n, best, tie);

@@ -87,7 +87,7 @@ class Router {
   }
 
  private:
-  Layers layers_of(const Destination& d) const {
+  Layers layers_of(const Destination& d) {
     Layers l{d.vertex, layers_.hops(d.vertex), layers_.order(d.vertex), layers_.reached(d.vertex)};
     if (layers_.has_dag_lists()) {
       l.dag = layers_.dag(d.vertex);

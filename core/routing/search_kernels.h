@@ -33,7 +33,7 @@ struct Layers {
   const std::uint16_t* order = nullptr;
   std::uint32_t reached = 0;
   // Optional minimal-hop edge lists (HopLayers::dag); null: test hops.
-  const std::uint8_t* dag = nullptr;
+  std::uint8_t* dag = nullptr;
   const std::uint32_t* dag_begin = nullptr;
 };
 
