@@ -5,13 +5,8 @@
 namespace psssp::deadlock {
 
 LayerTable::LayerTable(const Fabric& fabric)
-    : row_of_node_(fabric.node_count(), kNoRow),
-      node_of_row_(fabric.switches()),
-      row_of_lid_(static_cast<std::size_t>(fabric.max_lid()) + 1, kNoRow),
-      stride_(static_cast<std::size_t>(fabric.max_lid()) + 1),
-      table_(node_of_row_.size() * stride_, 0) {
-  for (std::size_t r = 0; r < node_of_row_.size(); ++r)
-    row_of_node_[node_of_row_[r]] = static_cast<std::uint32_t>(r);
+    : layers_(fabric, 0),
+      row_of_lid_(static_cast<std::size_t>(fabric.max_lid()) + 1, SwitchLidTable::kNoRow) {
   for (std::size_t lid = 1; lid < row_of_lid_.size(); ++lid) {
     const PortRef owner = fabric.port_of_lid(static_cast<Lid>(lid));
     if (!owner.valid()) continue;
@@ -21,18 +16,18 @@ LayerTable::LayerTable(const Fabric& fabric)
       if (!port.connected() || !fabric.node(port.remote.node).is_switch()) continue;
       sw = port.remote.node;
     }
-    row_of_lid_[lid] = row_of_node_[sw];
+    row_of_lid_[lid] = layers_.row_index(sw);
   }
 }
 
 unsigned LayerTable::layers_used() const {
-  const auto it = std::max_element(table_.begin(), table_.end());
-  return it == table_.end() ? 1u : static_cast<unsigned>(*it) + 1;
+  const auto& bytes = layers_.bytes();
+  const auto it = std::max_element(bytes.begin(), bytes.end());
+  return it == bytes.end() ? 1u : static_cast<unsigned>(*it) + 1;
 }
 
 std::size_t LayerTable::memory_bytes() const {
-  return table_.size() + row_of_lid_.size() * sizeof(std::uint32_t) +
-         row_of_node_.size() * sizeof(std::uint32_t) + node_of_row_.size() * sizeof(NodeId);
+  return layers_.memory_bytes() + row_of_lid_.size() * sizeof(std::uint32_t);
 }
 
 }  // namespace psssp::deadlock

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fabric/fabric.h"
+#include "fabric/switch_lid_table.h"
 #include "sl_source.h"
 
 namespace psssp::deadlock {
@@ -25,40 +26,28 @@ class LayerTable : public SlSource {
   // their port is cabled to, switch LIDs to the switch itself. Unknown LIDs
   // give 0.
   std::uint8_t layer(Lid slid, Lid dlid) const {
-    if (slid >= row_of_lid_.size() || dlid >= stride_) return 0;
+    if (slid >= row_of_lid_.size() || dlid >= layers_.lid_count()) return 0;
     const std::uint32_t row = row_of_lid_[slid];
-    return row == kNoRow ? 0 : table_[row * stride_ + dlid];
+    return row == SwitchLidTable::kNoRow ? 0 : layers_.at(row, dlid);
   }
   std::uint8_t sl(Lid slid, Lid dlid) const override { return layer(slid, dlid); }
   bool by_source_switch() const override { return true; }
 
-  bool has_switch(NodeId sw) const {
-    return sw < row_of_node_.size() && row_of_node_[sw] != kNoRow;
-  }
-  std::uint8_t get(NodeId sw, Lid dlid) const { return table_[offset(sw, dlid)]; }
-  void set(NodeId sw, Lid dlid, std::uint8_t layer) { table_[offset(sw, dlid)] = layer; }
-  std::size_t lid_count() const { return stride_; }
-  std::size_t switch_count() const { return node_of_row_.size(); }
-  NodeId switch_at(std::size_t row) const { return node_of_row_[row]; }
+  bool has_switch(NodeId sw) const { return layers_.has_switch(sw); }
+  std::uint8_t get(NodeId sw, Lid dlid) const { return layers_.get(sw, dlid); }
+  void set(NodeId sw, Lid dlid, std::uint8_t layer) { layers_.set(sw, dlid, layer); }
+  std::size_t lid_count() const { return layers_.lid_count(); }
+  std::size_t switch_count() const { return layers_.switch_count(); }
+  NodeId switch_at(std::size_t row) const { return layers_.switch_at(row); }
   // 1 + the highest layer in the table (1 for an all-zero table).
   unsigned layers_used() const;
   std::size_t memory_bytes() const;
 
-  bool operator==(const LayerTable& o) const {
-    return node_of_row_ == o.node_of_row_ && stride_ == o.stride_ && table_ == o.table_;
-  }
+  bool operator==(const LayerTable& o) const { return layers_ == o.layers_; }
 
  private:
-  static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
-  std::size_t offset(NodeId sw, Lid dlid) const {
-    return static_cast<std::size_t>(row_of_node_[sw]) * stride_ + dlid;
-  }
-
-  std::vector<std::uint32_t> row_of_node_;
-  std::vector<NodeId> node_of_row_;
-  std::vector<std::uint32_t> row_of_lid_;
-  std::size_t stride_ = 0;
-  std::vector<std::uint8_t> table_;
+  SwitchLidTable layers_;
+  std::vector<std::uint32_t> row_of_lid_;  // source LID -> row of its switch
 };
 
 // Layer table file, written by write_layer_table and read back against the
