@@ -54,41 +54,26 @@ HopLayers::HopLayers(const RoutingGraph& graph, const std::vector<bool>& wanted,
   });
   if (!dag_lists) return;
 
-  // Minimal-hop edges per root: counted, laid out, then filled, each step
-  // split over the roots.
+  // Minimal-hop edges per root, in one pass over each root's BFS order (the
+  // roots split over the threads).
   dag_begin_.assign(roots.size() * (n_ + 1), 0);
-  auto for_dag_edges = [&](std::size_t r, auto&& visit) {
-    const std::uint16_t* hops = &hops_[r * n_];
-    const std::uint16_t* order = &order_[r * n_];
-    for (std::uint32_t i = 1; i < reached_[r]; ++i) {
-      const Vertex u = order[i];
-      for (EdgeId e = graph.first_edge[u]; e < graph.first_edge[u + 1]; ++e)
-        if (hops[graph.target[e]] + 1 == hops[u])
-          visit(i, static_cast<std::uint8_t>(e - graph.first_edge[u]));
-    }
-  };
-  std::vector<std::size_t> count(roots.size(), 0);
-  parallel_slices(roots.size(), threads, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t r = begin; r < end; ++r)
-      for_dag_edges(r, [&](std::uint32_t, std::uint8_t) { ++count[r]; });
-  });
-  dag_base_.assign(roots.size(), 0);
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < roots.size(); ++r) {
-    dag_base_[r] = total;
-    total += count[r];
-  }
-  dag_.assign(total, 0);
+  dag_.resize(roots.size());
   parallel_slices(roots.size(), threads, [&](std::size_t begin, std::size_t end, unsigned) {
     for (std::size_t r = begin; r < end; ++r) {
+      const std::uint16_t* hops = &hops_[r * n_];
+      const std::uint16_t* order = &order_[r * n_];
       std::uint32_t* starts = &dag_begin_[r * (n_ + 1)];
-      std::uint32_t filled = 0;
-      std::uint32_t at = 1;
-      for_dag_edges(r, [&](std::uint32_t i, std::uint8_t offset) {
-        while (at <= i) starts[at++] = filled;
-        dag_[dag_base_[r] + filled++] = offset;
-      });
-      while (at <= reached_[r]) starts[at++] = filled;
+      std::vector<std::uint8_t>& list = dag_[r];
+      for (std::uint32_t i = 1; i < reached_[r]; ++i) {
+        const Vertex u = order[i];
+        const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
+        starts[i] = static_cast<std::uint32_t>(list.size());
+        for (EdgeId e = graph.first_edge[u]; e < graph.first_edge[u + 1]; ++e)
+          if (hops[graph.target[e]] == want)
+            list.push_back(static_cast<std::uint8_t>(e - graph.first_edge[u]));
+      }
+      starts[reached_[r]] = static_cast<std::uint32_t>(list.size());
+      list.shrink_to_fit();
     }
   });
 }

@@ -33,8 +33,8 @@ class HopLayers {
   // edge: dag(root) + dag_begin(root)[i] .. dag(root) + dag_begin(root)[i+1].
   // The kernel may reorder each vertex's list (layered_kernel.cc keeps them
   // in path-rank order); the set of edges never changes.
-  const std::uint8_t* dag(Vertex root) const { return &dag_[dag_base_[row_[root]]]; }
-  std::uint8_t* dag(Vertex root) { return &dag_[dag_base_[row_[root]]]; }
+  const std::uint8_t* dag(Vertex root) const { return dag_[row_[root]].data(); }
+  std::uint8_t* dag(Vertex root) { return dag_[row_[root]].data(); }
   const std::uint32_t* dag_begin(Vertex root) const { return &dag_begin_[slot_plus(root)]; }
 
  private:
@@ -48,8 +48,7 @@ class HopLayers {
   std::vector<std::uint16_t> hops_;
   std::vector<std::uint16_t> order_;
   std::vector<std::uint32_t> reached_;
-  std::vector<std::uint8_t> dag_;
-  std::vector<std::size_t> dag_base_;
+  std::vector<std::vector<std::uint8_t>> dag_;  // per root
   std::vector<std::uint32_t> dag_begin_;
 };
 

@@ -53,7 +53,8 @@ void LayerTeam::execute(unsigned id) {
       (*work_)(begin, end);
     }
     previous_parallel = parallel;
-    if (*after_) {
+    // Nothing reads the last layer's step (path ranks of its next layer).
+    if (*after_ && l + 2 < bounds_.size()) {
       if (id == 0) (*after_)(previous, begin, end);
       previous_parallel = false;
     }

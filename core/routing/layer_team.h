@@ -28,7 +28,7 @@ class LayerTeam {
   unsigned size() const { return threads_; }
   // Runs work over BFS positions [1, reached) layer by layer (hops[order[i]]
   // is nondecreasing), and after_layer (if set) on one thread after each
-  // layer; returns when all of it is done.
+  // layer but the last; returns when all of it is done.
   void run_layers(const std::uint16_t* hops, const std::uint16_t* order, std::uint32_t reached,
                   const Work& work, const AfterLayer& after_layer);
 

@@ -75,19 +75,18 @@ void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
   }
 }
 
-namespace {
-
-// The (key mod count)-th of the tied candidates j (cost[j] <= limit) in the
-// order of the list: the list is in port order (TieRule without by_path) or
-// in path-rank order (sort_by_rank), so this is pick_candidate's choice
-// without the gather and nth_element.
-inline std::uint32_t nth_tied(const double* cost, std::uint32_t n, double limit,
-                              std::uint32_t count, std::uint64_t key) {
-  std::uint32_t pick = static_cast<std::uint32_t>(key % count);
-  for (std::uint32_t j = 0; j < n; ++j)
-    if (cost[j] <= limit && pick-- == 0) return j;
-  return n - 1;  // not reached: count of the n costs are <= limit
+void rank_layer_by_position(SearchTree& tree, std::uint32_t previous, std::uint32_t begin,
+                            std::uint32_t end) {
+  std::vector<std::uint32_t>& count = tree.rank_count;
+  count.assign(begin - previous + 1, 0);
+  const std::uint32_t* next_rank = tree.next_rank.data();
+  for (std::uint32_t i = begin; i < end; ++i) ++count[next_rank[i] - previous + 1];
+  for (std::size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
+  for (std::uint32_t i = begin; i < end; ++i)
+    tree.rank[tree.order[i]] = begin + count[next_rank[i] - previous]++;
 }
+
+namespace {
 
 // Puts a DAG list (offsets of one vertex's minimal-hop edges) into path-rank
 // order of their targets, with costs and ranks alongside. The lists stay
@@ -97,6 +96,8 @@ inline std::uint32_t nth_tied(const double* cost, std::uint32_t n, double limit,
 // rank and keep their port order (the sort is stable and the lists start in
 // port order), which is pick_candidate's (rank, edge) order. So the stored
 // order is a function of the current ranks alone and cannot affect a result.
+// Lists still in order need no call; the first out-of-order entry is where
+// the work starts.
 inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* rank,
                          std::uint32_t n) {
   for (std::uint32_t j = 1; j < n; ++j) {
@@ -124,11 +125,14 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
   double* dist = tree.dist.data();
   const Vertex* target = g.target.data();
   const std::uint32_t* ranks = tree.rank.data();
+  std::uint32_t* next_rank = tree.next_rank.data();
   // One pass over the edges per vertex; the candidates wait in a small local
   // buffer (degree <= 254) for the tie-break instead of a second edge scan.
   double cost[kMaxPorts + 1];
   EdgeId cand[kMaxPorts + 1];
   std::uint32_t rank[kMaxPorts + 1];
+  std::uint8_t tied[kMaxPorts + 1];
+  const std::uint32_t key = tie.key;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Vertex u = layers.order[i];
     tree.order[i] = u;
@@ -140,26 +144,32 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
       n = layers.dag_begin[i + 1] - layers.dag_begin[i];
       if (n == 1) {
         const EdgeId e = first + offsets[0];
-        dist[u] = dist[target[e]] + weight[e];
+        const Vertex v = target[e];
+        dist[u] = dist[v] + weight[e];
         tree.next_edge[u] = e;
+        next_rank[i] = ranks[v];
         continue;
       }
       // Candidates are tied in nearly every search of a symmetric fabric, so
       // the path ranks are gathered in the same pass as the costs.
-      bool sorted = true;
       if (tie.by_path) {
-        std::uint32_t previous_rank = 0;
-        for (std::uint32_t j = 0; j < n; ++j) {
-          const EdgeId e = first + offsets[j];
-          const Vertex v = target[e];
+        EdgeId e = first + offsets[0];
+        Vertex v = target[e];
+        best = cost[0] = dist[v] + weight[e];
+        std::uint32_t previous_rank = rank[0] = ranks[v];
+        bool unsorted = false;
+        for (std::uint32_t j = 1; j < n; ++j) {
+          e = first + offsets[j];
+          v = target[e];
           const double c = dist[v] + weight[e];
           const std::uint32_t r = ranks[v];
           cost[j] = c;
           rank[j] = r;
-          sorted &= j == 0 || previous_rank <= r;
+          unsorted |= r < previous_rank;
           previous_rank = r;
           best = c < best ? c : best;
         }
+        if (unsorted) sort_by_rank(offsets, cost, rank, n);
       } else {
         for (std::uint32_t j = 0; j < n; ++j) {
           const EdgeId e = first + offsets[j];
@@ -169,12 +179,17 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
         }
       }
       dist[u] = best;
+      // The tied candidates in list order (port order, or path-rank order):
+      // the (key mod count)-th of them is pick_candidate's choice.
       const double limit = tie_limit(best);
       std::uint32_t count = 0;
-      for (std::uint32_t j = 0; j < n; ++j) count += cost[j] <= limit ? 1u : 0u;
-      if (count > 1 && !sorted) sort_by_rank(offsets, cost, rank, n);
-      const std::uint32_t only = nth_tied(cost, n, limit, count, tie.key);
+      for (std::uint32_t j = 0; j < n; ++j) {
+        tied[count] = static_cast<std::uint8_t>(j);
+        count += cost[j] <= limit ? 1u : 0u;
+      }
+      const std::uint32_t only = tied[count == 1 ? 0 : key % count];
       tree.next_edge[u] = first + offsets[only];
+      next_rank[i] = tie.by_path ? rank[only] : 0u;
       continue;
     }
     const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
@@ -187,7 +202,9 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
       best = c < best ? c : best;
     }
     dist[u] = best;
-    tree.next_edge[u] = pick_candidate(g, tree, cost, cand, n, best, tie);
+    const EdgeId e = pick_candidate(g, tree, cost, cand, n, best, tie);
+    tree.next_edge[u] = e;
+    next_rank[i] = ranks[target[e]];
   }
 }
 
@@ -206,7 +223,7 @@ void layered_search(const RoutingGraph& g, const Layers& layers, const double* w
            layers.hops[layers.order[end]] == layers.hops[layers.order[begin]])
       ++end;
     layered_search_range(g, layers, weight, tie, tree, begin, end);
-    if (tie.by_path) rank_layer(g, tree, previous, begin, end);
+    if (tie.by_path && end < layers.reached) rank_layer_by_position(tree, previous, begin, end);
     previous = begin;
     begin = end;
   }

@@ -166,7 +166,7 @@ class Router {
       const LayerTeam::AfterLayer rank =
           tie.by_path ? LayerTeam::AfterLayer(
                             [&](std::uint32_t previous, std::uint32_t begin, std::uint32_t end) {
-                              rank_layer(graph_, tree_, previous, begin, end);
+                              rank_layer_by_position(tree_, previous, begin, end);
                             })
                       : LayerTeam::AfterLayer();
       team_.run_layers(

@@ -23,7 +23,11 @@ struct SearchTree {
   // the root side. Ranks are BFS positions, unique per search.
   std::vector<std::uint32_t> rank;
   std::vector<std::uint32_t> rank_count;  // scratch of rank_layer
-  explicit SearchTree(std::uint32_t n = 0) : dist(n), next_edge(n, kNoEdge), rank(n, 0) {}
+  // Per BFS position: the rank of the vertex's next hop (layered kernel,
+  // with by_path), so that rank_layer_by_position needs no edge lookups.
+  std::vector<std::uint32_t> next_rank;
+  explicit SearchTree(std::uint32_t n = 0)
+      : dist(n), next_edge(n, kNoEdge), rank(n, 0), next_rank(n, 0) {}
 };
 
 // The root's BFS layers (HopLayers).
@@ -40,8 +44,8 @@ struct Layers {
 // Equal-cost next hops: take candidate (key mod count) in port order; key 0
 // is "the lowest port".
 struct TieRule {
-  std::uint64_t key = 0;
-  bool by_path = false;  // order candidates by path rank instead of port
+  std::uint32_t key = 0;  // the destination's rank on its switch
+  bool by_path = false;   // order candidates by path rank instead of port
 };
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
@@ -64,6 +68,9 @@ EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const doubl
 // from those of the previous layer [previous, begin).
 void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
                 std::uint32_t begin, std::uint32_t end);
+// The same from tree.next_rank (filled by layered_search_range).
+void rank_layer_by_position(SearchTree& tree, std::uint32_t previous, std::uint32_t begin,
+                            std::uint32_t end);
 
 // The next hop of u among its minimal-hop edges whose cost is `best` (within
 // rounding), chosen by `tie`. Shared by both minimal kernels.
