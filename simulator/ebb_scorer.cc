@@ -42,9 +42,18 @@ EbbScorer::EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts)
   columns_ = lid_of_column.size();
   rows_ = tracer.switch_count();
   dense_.resize(columns_ * rows_);
-  for (std::size_t r = 0; r < rows_; ++r) {
-    const PortNum* row = tracer.lfts().row(tracer.switch_at(static_cast<std::uint32_t>(r)));
-    for (std::size_t c = 0; c < columns_; ++c) dense_[c * rows_ + r] = row[lid_of_column[c]];
+  // Transposed in blocks of 64 rows: one cache line written per column.
+  constexpr std::size_t kBlock = 64;
+  std::vector<const PortNum*> block(kBlock);
+  for (std::size_t r0 = 0; r0 < rows_; r0 += kBlock) {
+    const std::size_t nr = std::min(kBlock, rows_ - r0);
+    for (std::size_t r = 0; r < nr; ++r)
+      block[r] = tracer.lfts().row(tracer.switch_at(static_cast<std::uint32_t>(r0 + r)));
+    for (std::size_t c = 0; c < columns_; ++c) {
+      PortNum* out = &dense_[c * rows_ + r0];
+      const Lid lid = lid_of_column[c];
+      for (std::size_t r = 0; r < nr; ++r) out[r] = block[r][lid];
+    }
   }
 }
 

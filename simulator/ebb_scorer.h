@@ -78,7 +78,8 @@ class EbbScorer {
  private:
   // Without max-min: traces through the dense destination-major table in
   // destination order. False (workspace clean) when a flow needs the general
-  // path: a broken route, a path longer than a lane holds, an odd host link.
+  // path: a broken route, more than 14 switch hops, an odd host link, a run
+  // of 64K flows or more.
   bool score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkStats* stats,
                    RunScore& result) const;
   RunScore score_general(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
