@@ -1,106 +1,97 @@
 #include "layer_team.h"
 
+#include <algorithm>
+
 namespace psssp::routing {
-namespace {
-
-// Busy-wait briefly (the next job is usually microseconds away), then yield
-// so that oversubscribed machines still make progress.
-template <typename Ready>
-void spin_until(Ready ready) {
-  for (unsigned spins = 0; !ready(); ++spins)
-    if (spins > 2000) std::this_thread::yield();
-}
-
-}  // namespace
 
 LayerTeam::LayerTeam(unsigned threads) : threads_(threads < 1 ? 1 : threads) {
-  for (unsigned id = 1; id < threads_; ++id) workers_.emplace_back([this, id] { worker(id); });
+  for (unsigned id = 1; id < threads_; ++id) helpers_.emplace_back([this] { helper(); });
 }
 
 LayerTeam::~LayerTeam() {
-  wait_for_workers();
-  stop_.store(true, std::memory_order_release);
-  generation_.fetch_add(1, std::memory_order_acq_rel);
-  for (auto& t : workers_) t.join();
-}
-
-void LayerTeam::barrier() {
-  const std::uint64_t round = barrier_round_.load(std::memory_order_acquire);
-  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
-    arrived_.store(0, std::memory_order_relaxed);
-    barrier_round_.fetch_add(1, std::memory_order_acq_rel);
-  } else {
-    spin_until([&] { return barrier_round_.load(std::memory_order_acquire) != round; });
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_.store(true);
   }
+  wake_.notify_all();
+  for (auto& t : helpers_) t.join();
 }
 
-// The schedule is a pure function of bounds_ and threads_, so every thread
-// meets the same barriers.
-void LayerTeam::execute(unsigned id) {
-  bool previous_parallel = true;
-  std::uint32_t previous = 0;
-  for (std::size_t l = 0; l + 1 < bounds_.size(); ++l) {
-    const std::uint32_t begin = bounds_[l], end = bounds_[l + 1];
-    const bool parallel = threads_ > 1 && end - begin >= kMinParallelLayer;
-    if (parallel) {
-      if (!previous_parallel) barrier();  // thread 0 finished the serial steps
-      const std::uint64_t size = end - begin;
-      const auto from = static_cast<std::uint32_t>(begin + size * id / threads_);
-      const auto to = static_cast<std::uint32_t>(begin + size * (id + 1) / threads_);
-      if (from < to) (*work_)(from, to);
-      barrier();
-    } else if (id == 0) {
-      (*work_)(begin, end);
-    }
-    previous_parallel = parallel;
-    // Nothing reads the last layer's step (path ranks of its next layer).
-    if (*after_ && l + 2 < bounds_.size()) {
-      if (id == 0) (*after_)(previous, begin, end);
-      previous_parallel = false;
-    }
-    previous = begin;
-  }
-}
-
-void LayerTeam::worker(unsigned id) {
-  std::uint64_t seen = 0;
+bool LayerTeam::run_one_chunk() {
+  std::uint64_t t = ticket_.load(std::memory_order_acquire);
   for (;;) {
-    spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
-    seen = generation_.load(std::memory_order_acquire);
-    if (stop_.load(std::memory_order_acquire)) return;
-    execute(id);
-    finished_.fetch_add(1, std::memory_order_acq_rel);
+    if (next_of(t) >= chunks_of(t)) return false;
+    // Only a ticket of the current layer can be advanced: a stale one (the
+    // layer finished and a new one was published meanwhile) fails here.
+    if (ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      break;
+  }
+  const std::uint32_t begin = begin_.load(std::memory_order_relaxed);
+  const std::uint32_t end = end_.load(std::memory_order_relaxed);
+  const std::uint32_t chunk = chunk_.load(std::memory_order_relaxed);
+  const std::uint32_t from = begin + next_of(t) * chunk;
+  (*work_.load(std::memory_order_relaxed))(from, std::min(end, from + chunk));
+  done_.fetch_add(1, std::memory_order_acq_rel);
+  return true;
+}
+
+void LayerTeam::helper() {
+  for (;;) {
+    for (unsigned spins = 0; spins < 4000; ++spins) {
+      if (stop_.load(std::memory_order_acquire)) return;
+      if (run_one_chunk()) spins = 0;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    sleepers_.fetch_add(1);
+    // seq_cst on both sides: either the caller sees the sleeper (and
+    // notifies under the mutex) or this predicate sees the new ticket.
+    wake_.wait(lock, [&] {
+      const std::uint64_t t = ticket_.load();
+      return stop_.load() || next_of(t) < chunks_of(t);
+    });
+    sleepers_.fetch_sub(1);
   }
 }
 
-// A job's bounds_ may only change once every worker is through it (a worker
-// can still be walking the serial tail of the previous job).
-void LayerTeam::wait_for_workers() {
-  if (!published_) return;
-  spin_until([&] { return finished_.load(std::memory_order_acquire) == threads_ - 1; });
-  finished_.store(0, std::memory_order_relaxed);
-  published_ = false;
+void LayerTeam::parallel_layer(const Work& work, std::uint32_t begin, std::uint32_t end) {
+  const std::uint32_t size = end - begin;
+  const std::uint32_t chunk =
+      std::max(kMinChunk, (size + threads_ * kChunksPerThread - 1) / (threads_ * kChunksPerThread));
+  const std::uint32_t chunks = (size + chunk - 1) / chunk;
+  work_.store(&work, std::memory_order_relaxed);
+  begin_.store(begin, std::memory_order_relaxed);
+  end_.store(end, std::memory_order_relaxed);
+  chunk_.store(chunk, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  ++serial_;
+  ticket_.store(ticket(serial_, chunks, 0));  // seq_cst: see helper()
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  while (run_one_chunk()) {
+  }
+  // Only chunks a helper has started can be outstanding.
+  for (unsigned spins = 0; done_.load(std::memory_order_acquire) != chunks; ++spins)
+    if (spins > 2000) std::this_thread::yield();
 }
 
 void LayerTeam::run_layers(const std::uint16_t* hops, const std::uint16_t* order,
                            std::uint32_t reached, const Work& work, const AfterLayer& after_layer) {
-  wait_for_workers();
-  bounds_.clear();
-  for (std::uint32_t i = 1; i < reached; ++i)
-    if (i == 1 || hops[order[i]] != hops[order[i - 1]]) bounds_.push_back(i);
-  bounds_.push_back(reached);
-  work_ = &work;
-  after_ = &after_layer;
-  if (threads_ == 1) {
-    execute(0);
-    return;
+  std::uint32_t previous = 0;
+  for (std::uint32_t begin = 1; begin < reached;) {
+    std::uint32_t end = begin + 1;
+    while (end < reached && hops[order[end]] == hops[order[begin]]) ++end;
+    if (threads_ > 1 && end - begin >= kMinParallelLayer)
+      parallel_layer(work, begin, end);
+    else
+      work(begin, end);
+    // Nothing reads the last layer's step (path ranks of its next layer).
+    if (after_layer && end < reached) after_layer(previous, begin, end);
+    previous = begin;
+    begin = end;
   }
-  published_ = true;
-  generation_.fetch_add(1, std::memory_order_acq_rel);
-  execute(0);
-  // If the last layer was serial, the workers may still be spinning towards
-  // the next job: nothing to wait for. If it was parallel, its barrier has
-  // already synchronised everybody.
 }
 
 }  // namespace psssp::routing
