@@ -25,11 +25,6 @@ Fabric sorted_by_guid(const Fabric& fabric) {
   }
   out.warnings = fabric.warnings;
   out.index();
-  // index() appends its own findings again; keep each message once.
-  std::vector<std::string> unique;
-  for (auto& w : out.warnings)
-    if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
-  out.warnings = std::move(unique);
   return out;
 }
 

@@ -107,10 +107,16 @@ void Fabric::index() {
     for (PortNum p = 1; p < n.ports.size(); ++p)
       if (n.ports[p].remote == PortRef{id, p} ||
           (n.ports[p].remote.node == id && p < n.ports[p].remote.port))
-        warnings.push_back(describe_node(*this, id) + " port " + std::to_string(p) +
-                           " is cabled to the same node (port " +
-                           std::to_string(n.ports[p].remote.port) + ")");
+        warn_once(describe_node(*this, id) + " port " + std::to_string(p) +
+                  " is cabled to the same node (port " + std::to_string(n.ports[p].remote.port) +
+                  ")");
   }
+}
+
+void Fabric::warn_once(std::string message) {
+  // index() runs again after LID or order changes: keep each finding once.
+  if (std::find(warnings.begin(), warnings.end(), message) == warnings.end())
+    warnings.push_back(std::move(message));
 }
 
 std::optional<NodeId> Fabric::find_by_guid(Guid node_guid) const {

@@ -108,6 +108,8 @@ class Fabric {
 
   // Non-fatal findings of the reader or of index() (self-cabled ports, ...).
   std::vector<std::string> warnings;
+  // Adds a finding unless the same text is already there.
+  void warn_once(std::string message);
 
  private:
   std::vector<Node> nodes_;

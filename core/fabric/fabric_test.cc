@@ -69,6 +69,7 @@ TEST(Fabric, WarnsAboutSelfCabledPorts) {
   const NodeId sw = f.add_node(NodeType::switch_node, "sw", 4);
   f.connect({sw, 1}, {sw, 2});
   f.index();
+  f.index();  // re-indexing (new LIDs, new order) reports it once
   ASSERT_EQ(f.warnings.size(), 1u);
   EXPECT_NE(f.warnings[0].find("same node"), std::string::npos);
 }
