@@ -1,9 +1,11 @@
 #include "host_set.h"
 
-#include <fstream>
 #include <regex>
 #include <stdexcept>
 #include <unordered_set>
+
+#include "formats/guid_list.h"
+#include "output_util.h"
 
 namespace psssp::sim {
 
@@ -27,28 +29,17 @@ std::vector<Host> select_hosts(const Fabric& fabric, const HostFilter& filter) {
   auto key = [](PortRef r) { return static_cast<std::uint64_t>(r.node) << 8 | r.port; };
   const bool by_file = !filter.guids_file.empty();
   if (by_file) {
-    std::ifstream in(filter.guids_file);
-    if (!in) throw std::runtime_error("cannot read hosts file " + filter.guids_file);
-    std::string line;
-    std::size_t line_no = 0;
-    while (std::getline(in, line)) {
-      ++line_no;
-      const auto hash = line.find('#');
-      if (hash != std::string::npos) line.erase(hash);
-      const auto b = line.find_first_not_of(" \t\r");
-      if (b == std::string::npos) continue;
-      const auto e = line.find_first_of(" \t\r", b);
-      const std::string where = filter.guids_file + ":" + std::to_string(line_no);
-      const Guid guid = parse_number(line.substr(b, e == std::string::npos ? e : e - b), where);
-      // Like OpenSM's cn_guid_file the list names port GUIDs; a node GUID
-      // stands for all host ports of that node.
+    // Like OpenSM's cn_guid_file the list names port GUIDs; a node GUID
+    // stands for all host ports of that node.
+    for (const Guid guid : read_guid_list(filter.guids_file)) {
       if (const auto port = fabric.find_port_by_guid(guid)) {
         wanted_ports.insert(key(*port));
       } else if (const auto node = fabric.find_by_guid(guid)) {
         for (PortNum p = 1; p < fabric.node(*node).ports.size(); ++p)
           wanted_ports.insert(key(PortRef{*node, p}));
       } else {
-        throw std::runtime_error(where + ": GUID " + line.substr(b) + " is not in the fabric");
+        throw std::runtime_error(filter.guids_file + ": GUID " + hex_guid(guid) +
+                                 " is not in the fabric");
       }
     }
   }

@@ -1,32 +1,25 @@
 #include "guid_list.h"
 
-#include <cctype>
-#include <charconv>
-
 #include "fabric_io.h"
+#include "line_scanner.h"
 
 namespace psssp {
 
 std::vector<Guid> parse_guid_list(std::string_view content, const std::string& source) {
   std::vector<Guid> guids;
-  std::size_t line_no = 0;
-  while (!content.empty()) {
-    const auto nl = content.find('\n');
-    std::string_view line = content.substr(0, nl);
-    content = nl == std::string_view::npos ? std::string_view{} : content.substr(nl + 1);
-    ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
-    if (line.empty()) continue;
-    std::string_view digits = line;
-    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+  formats::LineScanner lines(content);
+  std::string_view line;
+  while (lines.next(line)) {
+    std::string_view text = formats::trim(line.substr(0, line.find('#')));
+    if (text.empty()) continue;
+    // Hexadecimal with or without "0x", as OpenSM's strtoull(..., 16) reads it.
+    std::string_view digits = text;
+    if (formats::starts_with(digits, "0x") || formats::starts_with(digits, "0X"))
       digits.remove_prefix(2);
-    Guid guid = 0;
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), guid, 16);
-    if (ec != std::errc() || end != digits.data() + digits.size() || guid == 0)
-      throw InputError(source, line_no, "not a GUID: '" + std::string(line) + "'");
-    guids.push_back(guid);
+    const auto guid = formats::parse_hex(digits);
+    if (!guid || *guid == 0)
+      throw InputError(source, lines.line_number(), "not a GUID: '" + formats::excerpt(text) + "'");
+    guids.push_back(*guid);
   }
   return guids;
 }
