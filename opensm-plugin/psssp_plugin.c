@@ -45,26 +45,32 @@ static int build_fwd_tables(void *context) {
   struct psssp_plugin *plugin = context;
   osm_log_t *log = &plugin->osm->log;
   struct psssp_route_stats stats;
+  struct psssp_node_index index;
+  int rc = -1;
 
-  if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
+  if (psssp_node_index_build(&plugin->osm->subn, log, &index) != 0) return -1;
+  if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
   if (psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats) != 0) {
     OSM_LOG(log, OSM_LOG_ERROR, "ERR PS02: psssp routing failed: %s\n",
             psssp_engine_error(plugin->engine));
-    return -1;
+    goto out;
   }
   if (stats.unreachable)
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: %u destinations are unreachable from part of the fabric "
             "(disconnected components); their LFT entries stay empty\n",
             stats.unreachable);
-  if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, log) != 0) return -1;
+  if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
   if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
   OSM_LOG(log, OSM_LOG_INFO,
           "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
           "switch link load max %.0f mean %.1f routes\n",
           stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
           stats.mean_load);
-  return 0;
+  rc = 0;
+out:
+  psssp_node_index_free(&index);
+  return rc;
 }
 
 /* SL (= virtual layer) of a path, for SA PathRecord answers. */

@@ -8,38 +8,40 @@
 #include <opensm/osm_switch.h>
 #include <stdlib.h>
 
-/* Node GUIDs (host order) of the snapshot, ascending: index == engine node id. */
-struct node_index {
-  uint64_t *guids;
-  size_t count;
-};
-
 static int compare_guid(const void *a, const void *b) {
   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
-static uint32_t find_node(const struct node_index *index, uint64_t guid) {
+static uint32_t find_node(const struct psssp_node_index *index, uint64_t guid) {
   const uint64_t *hit = bsearch(&guid, index->guids, index->count, sizeof(uint64_t), compare_guid);
   return hit ? (uint32_t)(hit - index->guids) : UINT32_MAX;
 }
 
-/* Fills `index` with the node GUIDs of `subn`, ascending in host order
- * (cl_qmap sorts by network-order keys), so node ids match the offline
- * router's GUID order. */
-static int build_node_index(osm_subn_t *subn, struct node_index *index) {
+int psssp_node_index_build(osm_subn_t *subn, osm_log_t *log, struct psssp_node_index *index) {
   cl_qmap_t *nodes = &subn->node_guid_tbl;
   osm_node_t *node;
   size_t i = 0;
 
   index->count = cl_qmap_count(nodes);
   index->guids = malloc((index->count ? index->count : 1) * sizeof(uint64_t));
-  if (!index->guids) return -1;
+  if (!index->guids) {
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
+    return -1;
+  }
   for (node = (osm_node_t *)cl_qmap_head(nodes); node != (osm_node_t *)cl_qmap_end(nodes);
        node = (osm_node_t *)cl_qmap_next(&node->map_item))
     index->guids[i++] = cl_ntoh64(osm_node_get_node_guid(node));
+  /* cl_qmap sorts by network-order keys; re-sort in host order so node ids
+   * match the offline router's GUID order. */
   qsort(index->guids, index->count, sizeof(uint64_t), compare_guid);
   return 0;
+}
+
+void psssp_node_index_free(struct psssp_node_index *index) {
+  free(index->guids);
+  index->guids = NULL;
+  index->count = 0;
 }
 
 static unsigned width_lanes(const ib_port_info_t *pi) {
@@ -135,8 +137,8 @@ static int add_ports(psssp_engine_t *engine, osm_subn_t *subn, osm_node_t *node,
   return 0;
 }
 
-static int add_cables(psssp_engine_t *engine, const struct node_index *index, osm_node_t *node,
-                      uint32_t id, osm_log_t *log) {
+static int add_cables(psssp_engine_t *engine, const struct psssp_node_index *index,
+                      osm_node_t *node, uint32_t id, osm_log_t *log) {
   const uint8_t num_physp = osm_node_get_num_physp(node);
   uint8_t p;
 
@@ -165,47 +167,39 @@ static int add_cables(psssp_engine_t *engine, const struct node_index *index, os
   return 0;
 }
 
-int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log) {
-  struct node_index index;
+int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn,
+                          const struct psssp_node_index *index, osm_log_t *log) {
   osm_node_t *node;
   uint32_t id;
-  int rc = -1;
 
-  if (build_node_index(subn, &index) != 0) {
-    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
-    return -1;
-  }
   psssp_engine_begin(engine);
-  for (id = 0; id < index.count; id++) {
-    node = osm_get_node_by_guid(subn, cl_hton64(index.guids[id]));
-    if (!node || psssp_engine_add_node(engine, node_kind(node), index.guids[id], node->print_desc,
+  for (id = 0; id < index->count; id++) {
+    node = osm_get_node_by_guid(subn, cl_hton64(index->guids[id]));
+    if (!node || psssp_engine_add_node(engine, node_kind(node), index->guids[id], node->print_desc,
                                        (unsigned)osm_node_get_num_physp(node) - 1) != id) {
       OSM_LOG(log, OSM_LOG_ERROR, "ERR PS04: psssp: cannot add node 0x%016" PRIx64 ": %s\n",
-              index.guids[id], psssp_engine_error(engine));
-      goto out;
+              index->guids[id], psssp_engine_error(engine));
+      return -1;
     }
-    if (add_ports(engine, subn, node, id, log) != 0) goto out;
+    if (add_ports(engine, subn, node, id, log) != 0) return -1;
   }
-  for (id = 0; id < index.count; id++)
-    if (add_cables(engine, &index, osm_get_node_by_guid(subn, cl_hton64(index.guids[id])), id,
+  for (id = 0; id < index->count; id++)
+    if (add_cables(engine, index, osm_get_node_by_guid(subn, cl_hton64(index->guids[id])), id,
                    log) != 0)
-      goto out;
-  rc = 0;
-out:
-  free(index.guids);
-  return rc;
+      return -1;
+  return 0;
 }
 
-int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log) {
+int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, const struct psssp_node_index *index,
+                     osm_log_t *log) {
   cl_qmap_t *switches = &subn->sw_guid_tbl;
   const size_t vector_size = cl_ptr_vector_get_size(&subn->port_lid_tbl);
   const uint16_t max_lid = (uint16_t)(vector_size ? vector_size - 1 : 0);
-  struct node_index index = {NULL, 0};
   osm_switch_t *sw;
   uint8_t *row = malloc((size_t)max_lid + 1);
   int rc = -1;
 
-  if (!row || build_node_index(subn, &index) != 0) {
+  if (!row) {
     OSM_LOG(log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
     goto out;
   }
@@ -214,7 +208,7 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log) {
   for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
        sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
     const uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-    const uint32_t id = find_node(&index, guid);
+    const uint32_t id = find_node(index, guid);
     if (id == UINT32_MAX || !sw->new_lft || sw->lft_size <= max_lid ||
         psssp_engine_copy_lft(engine, id, row, (size_t)max_lid + 1) != 0) {
       OSM_LOG(log, OSM_LOG_ERROR,
@@ -226,12 +220,11 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, osm_log_t *log) {
   }
   for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
        sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
-    const uint32_t id = find_node(&index, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+    const uint32_t id = find_node(index, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
     psssp_engine_copy_lft(engine, id, sw->new_lft, (size_t)max_lid + 1);
   }
   rc = 0;
 out:
   free(row);
-  free(index.guids);
   return rc;
 }
