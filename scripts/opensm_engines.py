@@ -75,10 +75,15 @@ class Outcome:
             self.status = "fell back to %s" % configured[-1]
         else:
             self.status = "failed"
-        if self.status != "configured":
-            self.evidence = (errors[0] if errors else
-                             "exit status %s, no routing line in the log" % returncode)
-            self.evidence = re.sub(r"^.*?-> ", "", self.evidence).strip()
+        if timed_out:
+            self.evidence = "no result within the time limit"
+        elif self.status != "configured":
+            if errors:
+                self.evidence = re.sub(r"^.*?-> ", "", errors[0]).strip()
+            elif configured:
+                self.evidence = "%s gave no tables (no ERR line in the log)" % engine
+            else:
+                self.evidence = "exit status %s, no tables configured" % returncode
         self._timing(log_text)
 
     def _timing(self, log_text):
