@@ -68,6 +68,17 @@ PluginOptions parse_plugin_options(const std::string& text) {
     } else if (key == "threads") {
       need();
       o.routing.threads = parse_count(key, value, 1, 256);
+    } else if (key == "effort") {
+      need();
+      if (value == "auto")
+        o.routing.effort = RoutingOptions::Effort::automatic;
+      else if (value == "full")
+        o.routing.effort = RoutingOptions::Effort::full;
+      else if (value == "fast")
+        o.routing.effort = RoutingOptions::Effort::fast;
+      else
+        throw std::invalid_argument("option 'effort' is 'auto', 'full' or 'fast', got '" + value +
+                                    "'");
     } else if (key == "vls") {
       need();
       o.vls = parse_count(key, value, 1, 15);
@@ -87,7 +98,7 @@ PluginOptions parse_plugin_options(const std::string& text) {
       throw std::invalid_argument(
           "unknown option '" + token +
           "' (known: minimal nonminimal max_extra_hops=N capacity switch_load threads=N "
-          "vls=N guid_file=PATH guid_mode=priority|only)");
+          "effort=auto|full|fast vls=N guid_file=PATH guid_mode=priority|only)");
     }
   }
   return o;
@@ -100,6 +111,8 @@ std::string describe(const PluginOptions& o) {
   if (o.routing.capacity_weights) out << " capacity";
   if (o.routing.switch_lids_load) out << " switch_load";
   out << " threads=" << o.routing.threads;
+  if (o.routing.effort != RoutingOptions::Effort::automatic)
+    out << " effort=" << (o.routing.effort == RoutingOptions::Effort::full ? "full" : "fast");
   if (o.vls) out << " vls=" << o.vls;
   if (!o.guid_file.empty())
     out << " guid_file=" << o.guid_file << " guid_mode="

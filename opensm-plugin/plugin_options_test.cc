@@ -19,8 +19,9 @@ TEST(PluginOptions, DefaultsAreMinimalSingleThreaded) {
 
 TEST(PluginOptions, ParsesEveryOption) {
   const PluginOptions o = parse_plugin_options(
-      "nonminimal, max_extra_hops=3 capacity switch_load threads=2 vls=8 guid_file=/etc/cn "
-      "guid_mode=only");
+      "nonminimal, max_extra_hops=3 capacity switch_load threads=2 effort=fast vls=8 "
+      "guid_file=/etc/cn guid_mode=only");
+  EXPECT_EQ(o.routing.effort, RoutingOptions::Effort::fast);
   EXPECT_FALSE(o.routing.minimal);
   EXPECT_EQ(o.routing.max_extra_hops, 3u);
   EXPECT_TRUE(o.routing.capacity_weights);
@@ -30,8 +31,8 @@ TEST(PluginOptions, ParsesEveryOption) {
   EXPECT_EQ(o.guid_file, "/etc/cn");
   EXPECT_EQ(o.routing.guid_list_mode, RoutingOptions::GuidListMode::only);
   EXPECT_EQ(describe(o),
-            "nonminimal max_extra_hops=3 capacity switch_load threads=2 vls=8 guid_file=/etc/cn "
-            "guid_mode=only");
+            "nonminimal max_extra_hops=3 capacity switch_load threads=2 effort=fast vls=8 "
+            "guid_file=/etc/cn guid_mode=only");
 }
 
 void expect_rejected(const std::string& text, const std::string& fragment) {
@@ -52,6 +53,7 @@ TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("guid_mode=first", "'priority' or 'only'");
   expect_rejected("vls=16", "'vls' needs a whole number in 1..15, got '16'");
   expect_rejected("vls=0", "got '0'");
+  expect_rejected("effort=max", "'auto', 'full' or 'fast', got 'max'");
 }
 
 TEST(EngineBridge, BadOptionsGiveNoEngineAndAMessage) {

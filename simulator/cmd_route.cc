@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: psssp-sim route FABRIC -o LFTS [--lids FILE] [--nonminimal [--max-extra-hops N]]\n"
     "         [--capacity] [--switch-load] [--guid-file FILE [--guid-mode priority|only]]\n"
-    "         [--refine N] [--order switches|interleaved|lid] [--threads N]\n"
+    "         [--refine N] [--effort auto|full|fast] [--affinity SOURCE,ROOT]\n"
+    "         [--order switches|interleaved|lid] [--threads N]\n"
     "\n"
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
     "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
@@ -35,7 +36,12 @@ constexpr const char* kUsage =
     "  --guid-file FILE    port GUIDs (cn_guid_file format)\n"
     "  --guid-mode M       priority (default): route the listed ports first;\n"
     "                      only: only their traffic adds load\n"
-    "  --refine N          rip-up-and-reroute passes (default 1)\n"
+    "  --refine N          rip-up-and-reroute passes, at most (default 8; stops at a\n"
+    "                      pass that changes no table)\n"
+    "  --effort E          full: endpoint affinity and all refinement passes; fast:\n"
+    "                      neither, one refinement pass; auto (default): full up to\n"
+    "                      about 1000 hosts (2e6 shortest-path edges per pass)\n"
+    "  --affinity S,R      endpoint-affinity strengths (default 4,1; 0,0 = off)\n"
     "  --order O           destination order: switches (default; all LIDs of a switch\n"
     "                      in a row), interleaved (round robin over switches), lid\n"
     "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
@@ -90,6 +96,27 @@ Args parse(int argc, char** argv) {
         throw Usage{"--guid-mode is priority or only, not '" + guid_mode + "'"};
     } else if (opt == "--refine") {
       a.options.refine_passes = parse_count(argv[i], value());
+    } else if (opt == "--effort") {
+      const std::string e = value();
+      if (e == "auto")
+        a.options.effort = RoutingOptions::Effort::automatic;
+      else if (e == "full")
+        a.options.effort = RoutingOptions::Effort::full;
+      else if (e == "fast")
+        a.options.effort = RoutingOptions::Effort::fast;
+      else
+        throw Usage{"--effort is auto, full or fast, not '" + e + "'"};
+    } else if (opt == "--affinity") {
+      const std::string v = value();
+      char* end = nullptr;
+      const double source = std::strtod(v.c_str(), &end);
+      const char* rest = end;
+      const double root = *rest == ',' ? std::strtod(rest + 1, &end) : -1.0;
+      if (*rest != ',' || *end != '\0' || end == rest + 1 || !(source >= 0.0) || !(root >= 0.0) ||
+          source > 1e6 || root > 1e6)
+        throw Usage{"--affinity is SOURCE,ROOT (two numbers >= 0), not '" + v + "'"};
+      a.options.source_affinity = source;
+      a.options.root_affinity = root;
     } else if (opt == "--order") {
       const std::string o = value();
       if (o == "interleaved")
@@ -137,6 +164,9 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
       fabric.switches().size(), static_cast<std::size_t>(fabric.max_lid()), r.seconds, links,
       max_load, links ? sum / static_cast<double>(links) : 0.0, r.unreachable.size(),
       output.c_str());
+  std::fprintf(stderr, "  %s effort, %u refinement pass%s%s\n", r.full_effort ? "full" : "fast",
+               r.refine_passes_run, r.refine_passes_run == 1 ? "" : "es",
+               r.converged ? " (converged: the last changed no table)" : "");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
   for (std::size_t i = 0; i < shown; ++i)
     std::fprintf(stderr, "  unreachable: %s\n", r.unreachable[i].c_str());

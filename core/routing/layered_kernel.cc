@@ -24,6 +24,31 @@ namespace {
 // may differ in the last bits.
 inline double tie_limit(double best) { return best + 1e-9 * (best < 1.0 ? 1.0 : best); }
 
+// What the routes of u's hosts would meet on the path from v to the root
+// (the tree is final there): per edge the routes that touch neither u's
+// hosts nor the root's, scaled by the affinity strengths, at least 0.
+// The edge weight of a search with root affinity: routes that do not touch
+// the root's hosts, at least 0.
+inline double root_weight(const AffinityView& a, const double* weight, EdgeId e) {
+  if (!a.root_row) return weight[e];
+  const double w = weight[e] - a.root * a.root_row[e];
+  return w > 0.0 ? w : 0.0;
+}
+
+inline double foreign_routes(const float* own_row, const AffinityView& a, const double* weight,
+                             EdgeId e) {
+  const double w = weight[e] - a.source * own_row[e] - (a.root_row ? a.root * a.root_row[e] : 0.0);
+  return w > 0.0 ? w : 0.0;
+}
+
+inline double foreign_path(const float* own_row, const AffinityView& a, const double* weight,
+                           const RoutingGraph& g, const SearchTree& tree, Vertex v, Vertex root) {
+  double sum = 0.0;
+  for (; v != root; v = g.target[tree.next_edge[v]])
+    sum += foreign_routes(own_row, a, weight, tree.next_edge[v]);
+  return sum;
+}
+
 }  // namespace
 
 EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const double* cost,
@@ -126,7 +151,8 @@ inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* ran
 }  // namespace
 
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
-                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end) {
+                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
+                          const AffinityView& affinity) {
   const std::uint16_t* hops = layers.hops;
   double* dist = tree.dist.data();
   const Vertex* target = g.target.data();
@@ -151,7 +177,7 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
       if (n == 1) {
         const EdgeId e = first + offsets[0];
         const Vertex v = target[e];
-        dist[u] = dist[v] + weight[e];
+        dist[u] = dist[v] + root_weight(affinity, weight, e);
         tree.next_edge[u] = e;
         next_rank[i] = ranks[v];
         continue;
@@ -184,6 +210,23 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
           best = c < best ? c : best;
         }
       }
+      // Endpoint affinity: root affinity lowers the edge weights (and so
+      // the costs passed on); source affinity only steers this switch's own
+      // choice, so the cost passed on stays the path's.
+      const float* own_row = affinity.row(u);
+      double path_cost[kMaxPorts + 1];
+      if (affinity.root_row || own_row) {
+        best = std::numeric_limits<double>::infinity();
+        for (std::uint32_t j = 0; j < n; ++j) {
+          const EdgeId e = first + offsets[j];
+          const Vertex v = target[e];
+          path_cost[j] = dist[v] + root_weight(affinity, weight, e);
+          cost[j] = own_row ? foreign_routes(own_row, affinity, weight, e) +
+                                  foreign_path(own_row, affinity, weight, g, tree, v, layers.root)
+                            : path_cost[j];
+          best = cost[j] < best ? cost[j] : best;
+        }
+      }
       dist[u] = best;
       // The tied candidates in list order (port order, or path-rank order):
       // the (key mod count)-th of them is pick_candidate's choice.
@@ -194,6 +237,7 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
         count += cost[j] <= limit ? 1u : 0u;
       }
       const std::uint32_t only = tied[count == 1 ? 0 : key % count];
+      if (own_row) dist[u] = path_cost[only];
       tree.next_edge[u] = first + offsets[only];
       next_rank[i] = tie.by_path ? rank[only] : 0u;
       continue;
@@ -215,7 +259,7 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
 }
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
-                    SearchTree& tree) {
+                    SearchTree& tree, const AffinityView& affinity) {
   tree.order.resize(layers.reached);
   tree.order[0] = layers.root;
   tree.dist[layers.root] = 0.0;
@@ -228,7 +272,7 @@ void layered_search(const RoutingGraph& g, const Layers& layers, const double* w
     while (end < layers.reached &&
            layers.hops[layers.order[end]] == layers.hops[layers.order[begin]])
       ++end;
-    layered_search_range(g, layers, weight, tie, tree, begin, end);
+    layered_search_range(g, layers, weight, tie, tree, begin, end, affinity);
     if (tie.by_path && end < layers.reached) rank_layer_by_position(tree, previous, begin, end);
     previous = begin;
     begin = end;

@@ -18,6 +18,8 @@ class LinkLoads {
   const double* weights() const { return weight_.data(); }
   const std::vector<double>& routes() const { return routes_; }
   const std::vector<double>& destinations() const { return dests_; }
+  // After apply_tree: per vertex of that tree, the sources routed through it.
+  const double* subtree_sources() const { return sub_.data(); }
 
   // Adds (sign = +1) or removes (sign = -1) one destination's tree: every
   // switch u sends its own sources plus everything routed through it to its

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "destinations.h"
+#include "endpoint_affinity.h"
 #include "hop_layers.h"
 #include "layer_team.h"
 #include "link_loads.h"
@@ -49,6 +50,12 @@ class Router {
         options_.minimal && !options_.boost_kernel &&
         static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
     layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
+    result.full_effort = full_effort();
+    if (result.full_effort)
+      affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
+                                   options_.root_affinity);
+    const unsigned passes =
+        result.full_effort ? options_.refine_passes : std::min(options_.refine_passes, 1u);
 
     // Per switch: how many load-carrying LIDs its sources reach (host links).
     std::vector<double> reached_loads(graph_.vertex_count, 0.0);
@@ -63,8 +70,7 @@ class Router {
       const Layers layers = layers_of(d);
       search(d, layers);
       if (d.loads) {
-        const double arriving =
-            loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), +1.0);
+        const double arriving = add_tree(d, +1);
         if (d.final_port != 0)
           host_down[fabric_.channel(PortRef{graph_.view.node_of_vertex[d.vertex], d.final_port})] +=
               arriving;
@@ -76,7 +82,10 @@ class Router {
     }
     loads_.clear_penalties();
 
-    for (unsigned pass = 0; pass < options_.refine_passes; ++pass) refine();
+    while (result.refine_passes_run < passes && !result.converged) {
+      result.converged = refine() == 0;
+      ++result.refine_passes_run;
+    }
     result.lfts = transpose_columns();
 
     result.channel_load = host_down;
@@ -116,9 +125,32 @@ class Router {
     return lfts;
   }
 
+  // Full effort: minimal-hop DAG lists (the affinity needs the layered
+  // kernel with them) and, in automatic mode, a small enough pass.
+  bool full_effort() const {
+    using Effort = RoutingOptions::Effort;
+    if (options_.effort == Effort::fast || !layers_.has_dag_lists()) return false;
+    if (options_.effort == Effort::full) return true;
+    double visits = 0.0;
+    for (const Destination& d : problem_.destinations)
+      if (d.vertex != kNoVertexId && d.loads)
+        visits += layers_.dag_begin(d.vertex)[layers_.reached(d.vertex)];
+    return visits <= options_.full_effort_limit;
+  }
+
+  // One destination's tree (tree_) into the link loads and the affinities.
+  double add_tree(const Destination& d, int sign) {
+    const double arriving =
+        loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), sign);
+    affinity_.apply_tree(graph_, tree_, loads_.subtree_sources(), sign);
+    return arriving;
+  }
+
   // Rip-up and reroute every load-carrying LID once, in routing order. The
   // other LIDs of its port keep their penalty so LMC paths stay apart.
-  void refine() {
+  // Returns how many LIDs got a different table column.
+  std::size_t refine() {
+    std::size_t changed = 0;
     const auto& dests = problem_.destinations;
     for (std::size_t begin = 0, end = 0; begin < dests.size(); begin = end) {
       end = begin + 1;
@@ -133,12 +165,15 @@ class Router {
             loads_.penalize(tree_, lmc_penalty());
           }
         tree_from_columns(d, layers);
-        loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), -1.0);
+        add_tree(d, -1);
+        previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
         search(d, layers);
-        loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), +1.0);
+        if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+        add_tree(d, +1);
         loads_.clear_penalties();
       }
     }
+    return changed;
   }
 
   // Comparable with the heaviest tree a single LID can add to one link.
@@ -157,6 +192,10 @@ class Router {
     const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
     const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path};
     PortNum* col = column(d.lid);
+    // The 2^LMC LIDs of a port are meant to take different paths; affinity
+    // would pull them together, so their searches go without it.
+    const AffinityView affinity =
+        fabric_.port(d.port).lid_count() > 1 ? AffinityView{} : affinity_.view(d.vertex);
     if (options_.minimal && !options_.boost_kernel) {
       tree_.order.resize(layers.reached);
       tree_.order[0] = layers.root;
@@ -172,7 +211,7 @@ class Router {
       team_.run_layers(
           layers.hops, layers.order, layers.reached,
           [&](std::uint32_t begin, std::uint32_t end) {
-            layered_search_range(graph_, layers, w, tie, tree_, begin, end);
+            layered_search_range(graph_, layers, w, tie, tree_, begin, end, affinity);
             for (std::uint32_t i = begin; i < end; ++i) {
               const Vertex u = tree_.order[i];
               col[u] = graph_.out_port[tree_.next_edge[u]];
@@ -251,6 +290,8 @@ class Router {
   RoutingProblem problem_;
   LinkLoads loads_;
   SearchTree tree_;
+  EndpointAffinity affinity_;      // empty unless full effort
+  std::vector<PortNum> previous_;  // scratch: a column before its refinement
   LayerTeam team_;
   std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
   HopLayers layers_;

@@ -48,9 +48,28 @@ struct RoutingOptions {
   // over the link). Measured no gain over 0 (psssp-route.md); kept for
   // experiments.
   double dest_weight = 0.0;
-  // Rip-up-and-reroute passes after the first: each load-carrying LID is
-  // re-searched with its own load removed and everybody else's in place.
-  unsigned refine_passes = 1;
+  // Minimal mode, layered kernel: a switch with hosts chooses its next hop by
+  // path cost minus affinity x (routes on the path that already start or end
+  // at one of its hosts, per host). 0 = plain P-SSSP.
+  double affinity = 0.0;
+  // Rip-up-and-reroute passes after the first, at most: each load-carrying
+  // LID is re-searched with its own load removed and everybody else's in
+  // place. Stops early after a pass that changed no table (a fixed point:
+  // another pass would change nothing either).
+  unsigned refine_passes = 8;
+  // Endpoint affinity (minimal mode, layered kernel; endpoint_affinity.h):
+  // a switch with hosts prefers paths whose links already carry routes of
+  // its hosts (source), and the routes into a switch prefer links that
+  // already carry routes of its hosts (root). 0 turns each off.
+  double source_affinity = 4.0;
+  double root_affinity = 1.0;
+  // full: endpoint affinity and up to refine_passes passes; fast: neither,
+  // at most one refinement pass (the tables of plain P-SSSP); automatic:
+  // full while one pass visits at most full_effort_limit shortest-path edges
+  // (all destinations together; about 1000 hosts), else fast, so routing time
+  // stays near one pass per destination on large fabrics.
+  enum class Effort { automatic, full, fast } effort = Effort::automatic;
+  double full_effort_limit = 2e6;
   // Minimal mode only: search with Boost.Graph's Dijkstra on the shortest-path
   // DAG instead of the layered kernel. Identical LFTs, slower (bench_route).
   bool boost_kernel = false;
@@ -61,6 +80,9 @@ struct RoutingResult {
   std::vector<double> channel_load;      // routes per fabric channel (sources x paths)
   std::vector<std::string> unreachable;  // messages: destinations some switch cannot reach
   double seconds = 0.0;                  // compute time
+  bool full_effort = false;              // endpoint affinity and refine_passes were used
+  unsigned refine_passes_run = 0;        // refinement passes done
+  bool converged = false;                // the last of them changed no table
 };
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).

@@ -122,12 +122,53 @@ TEST(Routing, BoostKernelMatchesLayeredKernel) {
     for (const bool capacity : {false, true}) {
       RoutingOptions o;
       o.capacity_weights = capacity;
+      o.effort = RoutingOptions::Effort::fast;  // plain P-SSSP: no affinity in Boost's kernel
       const RoutingResult layered = route_psssp(f, o);
       o.boost_kernel = true;
       const RoutingResult dijkstra = route_psssp(f, o);
       EXPECT_TRUE(layered.lfts == dijkstra.lfts);
     }
   }
+}
+
+TEST(Routing, RefinementStopsAtAFixedPoint) {
+  // A fat tree settles after one refinement pass; the pass that changed
+  // nothing ends the loop, and allowing more passes changes nothing.
+  const Fabric f = testing::make_kary_ntree(4, 3).fabric;
+  const RoutingResult r = route_psssp(f, {});
+  EXPECT_TRUE(r.full_effort);
+  EXPECT_TRUE(r.converged);
+  ASSERT_LT(r.refine_passes_run, 8u);
+  RoutingOptions more;
+  more.refine_passes = 20;
+  const RoutingResult r20 = route_psssp(f, more);
+  EXPECT_EQ(r20.refine_passes_run, r.refine_passes_run);
+  EXPECT_TRUE(r20.lfts == r.lfts);
+  // Stopping one pass early gives other tables only if that pass changed some.
+  RoutingOptions fewer;
+  fewer.refine_passes = r.refine_passes_run - 1;
+  const RoutingResult early = route_psssp(f, fewer);
+  EXPECT_FALSE(early.converged);
+  EXPECT_EQ(early.refine_passes_run, r.refine_passes_run - 1);
+}
+
+TEST(Routing, AutomaticEffortFollowsTheWork) {
+  const Fabric f = testing::make_torus({4, 4, 4}, 2);
+  RoutingOptions o;
+  EXPECT_TRUE(route_psssp(f, o).full_effort);
+  o.full_effort_limit = 100.0;  // less than one pass of this torus
+  const RoutingResult limited = route_psssp(f, o);
+  EXPECT_FALSE(limited.full_effort);
+  EXPECT_LE(limited.refine_passes_run, 1u);
+  RoutingOptions fast;
+  fast.effort = RoutingOptions::Effort::fast;
+  EXPECT_TRUE(route_psssp(f, fast).lfts == limited.lfts);
+  // Affinity off, full effort: only the refinement passes differ from fast.
+  RoutingOptions plain_full;
+  plain_full.effort = RoutingOptions::Effort::full;
+  plain_full.source_affinity = plain_full.root_affinity = 0.0;
+  plain_full.refine_passes = 1;
+  EXPECT_TRUE(route_psssp(f, plain_full).lfts == limited.lfts);
 }
 
 TEST(Routing, LoadAccountingMatchesTracedRoutes) {

@@ -35,5 +35,17 @@ TEST(RoutingQuality, NotWorseThanSsspLikeElsewhere) {
   }
 }
 
+// Endpoint affinity (full effort) against plain P-SSSP (fast) on the direct
+// topologies where dimension-order routing used to win (psssp-route.md).
+TEST(RoutingQuality, EndpointAffinityBeatsPlainOnTori) {
+  for (const Fabric& f : {testing::make_torus({4, 4, 4}, 2), testing::make_torus({8, 8}, 4)}) {
+    RoutingOptions fast;
+    fast.effort = RoutingOptions::Effort::fast;
+    const double ours = testing::estimate_ebb(f, route_psssp(f, {}).lfts, 400);
+    const double plain = testing::estimate_ebb(f, route_psssp(f, fast).lfts, 400);
+    EXPECT_GT(ours, plain + 0.01);
+  }
+}
+
 }  // namespace
 }  // namespace psssp

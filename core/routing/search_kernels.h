@@ -48,13 +48,28 @@ struct TieRule {
   bool by_path = false;   // order candidates by path rank instead of port
 };
 
+// Endpoint affinity for one search (endpoint_affinity.h); default: none.
+struct AffinityView {
+  const float* table = nullptr;           // rows of `edges` floats; null: disabled
+  const std::uint32_t* row_of = nullptr;  // per vertex: its row, or 0xFFFFFFFF
+  std::size_t edges = 0;
+  double source = 0.0;              // source-affinity strength
+  const float* root_row = nullptr;  // the root switch's row (root affinity), or null
+  double root = 0.0;                // root-affinity strength
+  const float* row(Vertex u) const {
+    if (!table || source <= 0.0 || row_of[u] == 0xFFFFFFFFu) return nullptr;
+    return table + static_cast<std::size_t>(row_of[u]) * edges;
+  }
+};
+
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
-                    SearchTree& tree);
+                    SearchTree& tree, const AffinityView& affinity = {});
 // The same for BFS positions [begin, end) only: vertices of one layer are
 // independent of each other, so threads may split a layer (tree.order must
 // be sized and the earlier layers done).
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
-                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end);
+                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
+                          const AffinityView& affinity = {});
 void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double* weight,
                       TieRule tie, SearchTree& tree);
 void bounded_search(const RoutingGraph& g, const Layers& layers, const double* weight,
