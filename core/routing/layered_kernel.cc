@@ -24,9 +24,6 @@ namespace {
 // may differ in the last bits.
 inline double tie_limit(double best) { return best + 1e-9 * (best < 1.0 ? 1.0 : best); }
 
-// What the routes of u's hosts would meet on the path from v to the root
-// (the tree is final there): per edge the routes that touch neither u's
-// hosts nor the root's, scaled by the affinity strengths, at least 0.
 // The edge weight of a search with root affinity: routes that do not touch
 // the root's hosts, at least 0.
 inline double root_weight(const AffinityView& a, const double* weight, EdgeId e) {
@@ -35,6 +32,9 @@ inline double root_weight(const AffinityView& a, const double* weight, EdgeId e)
   return w > 0.0 ? w : 0.0;
 }
 
+// What the routes of u's hosts would meet on the path from v to the root
+// (the tree is final there): per edge the routes that touch neither u's
+// hosts nor the root's, scaled by the affinity strengths, at least 0.
 inline double foreign_routes(const float* own_row, const AffinityView& a, const double* weight,
                              EdgeId e) {
   const double w = weight[e] - a.source * own_row[e] - (a.root_row ? a.root * a.root_row[e] : 0.0);
@@ -150,9 +150,14 @@ inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* ran
 
 }  // namespace
 
-void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
-                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
-                          const AffinityView& affinity) {
+namespace {
+
+// kAffinity = false compiles to the plain kernel: full effort's extra work
+// costs plain P-SSSP nothing.
+template <bool kAffinity>
+void search_range(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
+                  SearchTree& tree, std::uint32_t begin, std::uint32_t end,
+                  const AffinityView& affinity) {
   const std::uint16_t* hops = layers.hops;
   double* dist = tree.dist.data();
   const Vertex* target = g.target.data();
@@ -177,7 +182,7 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
       if (n == 1) {
         const EdgeId e = first + offsets[0];
         const Vertex v = target[e];
-        dist[u] = dist[v] + root_weight(affinity, weight, e);
+        dist[u] = dist[v] + (kAffinity ? root_weight(affinity, weight, e) : weight[e]);
         tree.next_edge[u] = e;
         next_rank[i] = ranks[v];
         continue;
@@ -213,9 +218,9 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
       // Endpoint affinity: root affinity lowers the edge weights (and so
       // the costs passed on); source affinity only steers this switch's own
       // choice, so the cost passed on stays the path's.
-      const float* own_row = affinity.row(u);
+      const float* own_row = kAffinity ? affinity.row(u) : nullptr;
       double path_cost[kMaxPorts + 1];
-      if (affinity.root_row || own_row) {
+      if (kAffinity && (affinity.root_row || own_row)) {
         best = std::numeric_limits<double>::infinity();
         for (std::uint32_t j = 0; j < n; ++j) {
           const EdgeId e = first + offsets[j];
@@ -237,7 +242,7 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
         count += cost[j] <= limit ? 1u : 0u;
       }
       const std::uint32_t only = tied[count == 1 ? 0 : key % count];
-      if (own_row) dist[u] = path_cost[only];
+      if (kAffinity && own_row) dist[u] = path_cost[only];
       tree.next_edge[u] = first + offsets[only];
       next_rank[i] = tie.by_path ? rank[only] : 0u;
       continue;
@@ -256,6 +261,17 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
     tree.next_edge[u] = e;
     next_rank[i] = ranks[target[e]];
   }
+}
+
+}  // namespace
+
+void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
+                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
+                          const AffinityView& affinity) {
+  if (affinity.table && layers.dag)
+    search_range<true>(g, layers, weight, tie, tree, begin, end, affinity);
+  else
+    search_range<false>(g, layers, weight, tie, tree, begin, end, affinity);
 }
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
