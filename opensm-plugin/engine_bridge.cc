@@ -163,6 +163,9 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
     stats->seconds = e->result.seconds + layer_seconds;
     stats->layers_needed = e->layers_needed;
     stats->layers = e->layers_used;
+    stats->full_effort = e->result.full_effort ? 1 : 0;
+    stats->refine_passes = e->result.refine_passes_run;
+    stats->converged = e->result.converged ? 1 : 0;
     stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
     // Load statistics over the switch-to-switch channels that exist.
     double sum = 0;

@@ -37,6 +37,9 @@ struct psssp_route_stats {
   unsigned unreachable;       /* destinations some switch cannot reach */
   unsigned layers_needed;     /* fewest layers that are each acyclic (1 without vls=N) */
   unsigned layers;            /* layers in use after spreading routes over them */
+  int full_effort;            /* endpoint affinity and repeated refinement were used */
+  unsigned refine_passes;     /* refinement passes done */
+  int converged;              /* the last of them changed no table */
 };
 
 /* Parses `options` (event_plugin_options text). Returns NULL and writes a

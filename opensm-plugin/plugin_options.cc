@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "routing/option_names.h"
+
 namespace psssp {
 namespace {
 
@@ -70,15 +72,11 @@ PluginOptions parse_plugin_options(const std::string& text) {
       o.routing.threads = parse_count(key, value, 1, 256);
     } else if (key == "effort") {
       need();
-      if (value == "auto")
-        o.routing.effort = RoutingOptions::Effort::automatic;
-      else if (value == "full")
-        o.routing.effort = RoutingOptions::Effort::full;
-      else if (value == "fast")
-        o.routing.effort = RoutingOptions::Effort::fast;
-      else
+      const auto effort = parse_effort(value);
+      if (!effort)
         throw std::invalid_argument("option 'effort' is 'auto', 'full' or 'fast', got '" + value +
                                     "'");
+      o.routing.effort = *effort;
     } else if (key == "vls") {
       need();
       o.vls = parse_count(key, value, 1, 15);
@@ -112,7 +110,7 @@ std::string describe(const PluginOptions& o) {
   if (o.routing.switch_lids_load) out << " switch_load";
   out << " threads=" << o.routing.threads;
   if (o.routing.effort != RoutingOptions::Effort::automatic)
-    out << " effort=" << (o.routing.effort == RoutingOptions::Effort::full ? "full" : "fast");
+    out << " effort=" << effort_name(o.routing.effort);
   if (o.vls) out << " vls=" << o.vls;
   if (!o.guid_file.empty())
     out << " guid_file=" << o.guid_file << " guid_mode="

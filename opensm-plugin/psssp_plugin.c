@@ -64,9 +64,10 @@ static int build_fwd_tables(void *context) {
   if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
   OSM_LOG(log, OSM_LOG_INFO,
           "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
-          "switch link load max %.0f mean %.1f routes\n",
+          "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s\n",
           stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
-          stats.mean_load);
+          stats.mean_load, stats.full_effort ? "full" : "fast", stats.refine_passes,
+          stats.converged ? " (converged)" : "");
   rc = 0;
 out:
   psssp_node_index_free(&index);

@@ -79,6 +79,29 @@ def test_programmed_tables_equal_offline_route(tmp_path):
     assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
 
 
+@pytest.mark.parametrize("effort", ["auto", "fast"])
+def test_effort_reaches_the_router_and_matches_offline(tmp_path, effort):
+    # A torus routes with full effort by default (endpoint affinity, several
+    # refinement passes): other tables than fast effort, the same as offline.
+    net = generate("torus", str(tmp_path / "fabric.net"), "--dims", "4x4", "--hosts-per-switch", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric, options="" if effort == "auto" else "effort=" + effort)
+        want = "full effort" if effort == "auto" else "fast effort, 1 refinement passes"
+        assert want in osm.log, osm.log[-3000:]
+        topo, fts, _ = check_tables(tmp_path, fabric)
+    offline = {}
+    for e in ("auto", "fast"):
+        offline[e] = tmp_path / (e + ".dump")
+        run([binary("psssp-sim"), "route", topo, "-o", offline[e], "--effort", e])
+    other = "fast" if effort == "auto" else "auto"
+    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline[effort]],
+               check=False)
+    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+    differ = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline[other]],
+                 check=False)
+    assert differ.returncode != 0, differ.stdout[-3000:]
+
+
 def test_bad_options_fall_back_and_subnet_comes_up(tmp_path):
     net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 2)
     with IbsimFabric(net, tmp_path) as fabric:

@@ -13,6 +13,7 @@
 #include "formats/fabric_io.h"
 #include "formats/guid_list.h"
 #include "formats/lft_io.h"
+#include "routing/option_names.h"
 #include "routing/psssp_routing.h"
 
 namespace psssp::sim {
@@ -98,14 +99,9 @@ Args parse(int argc, char** argv) {
       a.options.refine_passes = parse_count(argv[i], value());
     } else if (opt == "--effort") {
       const std::string e = value();
-      if (e == "auto")
-        a.options.effort = RoutingOptions::Effort::automatic;
-      else if (e == "full")
-        a.options.effort = RoutingOptions::Effort::full;
-      else if (e == "fast")
-        a.options.effort = RoutingOptions::Effort::fast;
-      else
-        throw Usage{"--effort is auto, full or fast, not '" + e + "'"};
+      const auto effort = parse_effort(e);
+      if (!effort) throw Usage{"--effort is auto, full or fast, not '" + e + "'"};
+      a.options.effort = *effort;
     } else if (opt == "--affinity") {
       const std::string v = value();
       char* end = nullptr;

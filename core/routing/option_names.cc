@@ -1,0 +1,24 @@
+#include "option_names.h"
+
+namespace psssp {
+
+std::optional<RoutingOptions::Effort> parse_effort(const std::string& name) {
+  using Effort = RoutingOptions::Effort;
+  if (name == "auto") return Effort::automatic;
+  if (name == "full") return Effort::full;
+  if (name == "fast") return Effort::fast;
+  return std::nullopt;
+}
+
+const char* effort_name(RoutingOptions::Effort effort) {
+  switch (effort) {
+    case RoutingOptions::Effort::full:
+      return "full";
+    case RoutingOptions::Effort::fast:
+      return "fast";
+    default:
+      return "auto";
+  }
+}
+
+}  // namespace psssp
