@@ -42,7 +42,7 @@ constexpr const char* kUsage =
     "  --effort E          full: endpoint affinity and all refinement passes; fast:\n"
     "                      neither, one refinement pass; auto (default): full up to\n"
     "                      about 1000 hosts (2e6 shortest-path edges per pass)\n"
-    "  --affinity S,R      endpoint-affinity strengths (default 4,1; 0,0 = off)\n"
+    "  --affinity S,R      endpoint-affinity strengths (default 3,1; 0,0 = off)\n"
     "  --order O           destination order: switches (default; all LIDs of a switch\n"
     "                      in a row), interleaved (round robin over switches), lid\n"
     "  --threads N         worker threads, 0 = all cores (default 1); same result\n";

@@ -61,7 +61,7 @@ struct RoutingOptions {
   // a switch with hosts prefers paths whose links already carry routes of
   // its hosts (source), and the routes into a switch prefer links that
   // already carry routes of its hosts (root). 0 turns each off.
-  double source_affinity = 4.0;
+  double source_affinity = 3.0;
   double root_affinity = 1.0;
   // full: endpoint affinity and up to refine_passes passes; fast: neither,
   // at most one refinement pass (the tables of plain P-SSSP); automatic:
