@@ -23,7 +23,7 @@ constexpr const char* kUsage =
     "usage: psssp-sim route FABRIC -o LFTS [--lids FILE] [--nonminimal [--max-extra-hops N]]\n"
     "         [--capacity] [--switch-load] [--guid-file FILE [--guid-mode priority|only]]\n"
     "         [--refine N] [--effort auto|full|fast] [--affinity SOURCE,ROOT]\n"
-    "         [--order switches|interleaved|lid] [--threads N]\n"
+    "         [--order auto|switches|interleaved|lid] [--threads N]\n"
     "\n"
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
     "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
@@ -43,8 +43,10 @@ constexpr const char* kUsage =
     "                      neither, one refinement pass; auto (default): full up to\n"
     "                      about 1000 hosts (2e6 shortest-path edges per pass)\n"
     "  --affinity S,R      endpoint-affinity strengths (default 3,1; 0,0 = off)\n"
-    "  --order O           destination order: switches (default; all LIDs of a switch\n"
-    "                      in a row), interleaved (round robin over switches), lid\n"
+    "  --order O           destination order: switches (all LIDs of a switch in a\n"
+    "                      row), interleaved (round robin over switches), lid, or\n"
+    "                      auto (default): switches, and with full effort also\n"
+    "                      interleaved, keeping the higher estimated eBB\n"
     "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
 
 struct Usage {
@@ -115,14 +117,16 @@ Args parse(int argc, char** argv) {
       a.options.root_affinity = root;
     } else if (opt == "--order") {
       const std::string o = value();
-      if (o == "interleaved")
+      if (o == "auto")
+        a.options.order = RoutingOptions::Order::automatic;
+      else if (o == "interleaved")
         a.options.order = RoutingOptions::Order::interleaved;
       else if (o == "switches")
         a.options.order = RoutingOptions::Order::switches;
       else if (o == "lid")
         a.options.order = RoutingOptions::Order::lid;
       else
-        throw Usage{"--order is switches, interleaved or lid, not '" + o + "'"};
+        throw Usage{"--order is auto, switches, interleaved or lid, not '" + o + "'"};
     } else if (opt == "--threads") {
       a.options.threads = parse_count(argv[i], value());
     } else if (opt.size() > 1 && opt[0] == '-') {
@@ -160,9 +164,14 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
       fabric.switches().size(), static_cast<std::size_t>(fabric.max_lid()), r.seconds, links,
       max_load, links ? sum / static_cast<double>(links) : 0.0, r.unreachable.size(),
       output.c_str());
-  std::fprintf(stderr, "  %s effort, %u refinement pass%s%s\n", r.full_effort ? "full" : "fast",
-               r.refine_passes_run, r.refine_passes_run == 1 ? "" : "es",
-               r.converged ? " (converged: the last changed no table)" : "");
+  std::fprintf(stderr, "  %s effort, %u refinement pass%s%s; order %s",
+               r.full_effort ? "full" : "fast", r.refine_passes_run,
+               r.refine_passes_run == 1 ? "" : "es",
+               r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
+  if (r.estimate_switches >= 0.0)
+    std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f)", r.estimate_switches,
+                 r.estimate_interleaved);
+  std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
   for (std::size_t i = 0; i < shown; ++i)
     std::fprintf(stderr, "  unreachable: %s\n", r.unreachable[i].c_str());

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "rng.h"
+#include "fabric/rng.h"
 
 namespace psssp::sim {
 namespace {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "fabric/fabric.h"
+#include "fabric/rng.h"
 #include "host_set.h"
-#include "rng.h"
 
 namespace psssp::sim {
 

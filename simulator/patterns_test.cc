@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "rng.h"
+#include "fabric/rng.h"
 #include "test_fabrics.h"
 
 namespace psssp::sim {

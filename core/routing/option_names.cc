@@ -21,4 +21,17 @@ const char* effort_name(RoutingOptions::Effort effort) {
   }
 }
 
+const char* order_name(RoutingOptions::Order order) {
+  switch (order) {
+    case RoutingOptions::Order::interleaved:
+      return "interleaved";
+    case RoutingOptions::Order::switches:
+      return "switches";
+    case RoutingOptions::Order::lid:
+      return "lid";
+    default:
+      return "auto";
+  }
+}
+
 }  // namespace psssp

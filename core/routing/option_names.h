@@ -12,5 +12,6 @@ namespace psssp {
 // "auto", "full" or "fast"; nullopt for anything else.
 std::optional<RoutingOptions::Effort> parse_effort(const std::string& name);
 const char* effort_name(RoutingOptions::Effort effort);
+const char* order_name(RoutingOptions::Order order);
 
 }  // namespace psssp

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_set>
 
 #include "destinations.h"
+#include "ebb_estimate.h"
 #include "endpoint_affinity.h"
 #include "hop_layers.h"
 #include "layer_team.h"
@@ -323,12 +325,50 @@ class Router {
 
 }  // namespace
 
+namespace {
+
+// The load sources (the hosts of the eBB estimate): every host port, or the
+// listed ones in guid-list "only" mode.
+std::vector<PortRef> load_sources(const Fabric& fabric, const RoutingOptions& options) {
+  std::vector<PortRef> hosts = fabric.host_ports();
+  if (options.guid_list_mode != RoutingOptions::GuidListMode::only) return hosts;
+  const std::unordered_set<Guid> listed(options.guid_list.begin(), options.guid_list.end());
+  hosts.erase(std::remove_if(hosts.begin(), hosts.end(),
+                             [&](PortRef h) { return listed.count(fabric.port(h).guid) == 0; }),
+              hosts.end());
+  return hosts;
+}
+
+}  // namespace
+
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   if (fabric.switches().empty()) throw FabricError("the fabric has no switches to route");
   if (!options.minimal && !(options.hop_weight > 0.0))
     throw FabricError("non-minimal routing needs a positive hop weight");
   const auto start = std::chrono::steady_clock::now();
-  RoutingResult result = Router(fabric, options).run();
+  using Order = RoutingOptions::Order;
+  RoutingOptions first = options;
+  if (first.order == Order::automatic) first.order = Order::switches;
+  RoutingResult result = Router(fabric, first).run();
+  result.order = first.order;
+  // Neither order wins everywhere (psssp-route.md, "Destination order"):
+  // with full effort both are routed and the better estimate is kept.
+  if (options.order == Order::automatic && result.full_effort) {
+    RoutingOptions second = options;
+    second.order = Order::interleaved;
+    RoutingResult other = Router(fabric, second).run();
+    const std::vector<PortRef> hosts = load_sources(fabric, options);
+    const double a =
+        estimate_ebb(fabric, result.lfts, hosts, options.estimate_runs, options.estimate_seed);
+    const double b =
+        estimate_ebb(fabric, other.lfts, hosts, options.estimate_runs, options.estimate_seed);
+    if (b > a) {
+      result = std::move(other);
+      result.order = Order::interleaved;
+    }
+    result.estimate_switches = a;
+    result.estimate_interleaved = b;
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -5,6 +5,7 @@
 // The algorithm and its choices are described in psssp-route.md.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,12 @@ struct RoutingOptions {
   // Destination order: round-robin over destination switches (interleaved:
   // consecutive searches land in different subtrees), switch by switch
   // (switches: all ports of a switch in a row, as OpenSM's sssp), or LID order.
-  enum class Order { interleaved, switches, lid } order = Order::switches;
+  // automatic: switches; with full effort both switches and interleaved, and
+  // the tables with the higher estimated eBB (ebb_estimate.h, estimate_runs
+  // random bisections of the load sources, fixed seed) are kept.
+  enum class Order { interleaved, switches, lid, automatic } order = Order::automatic;
+  unsigned estimate_runs = 1000;
+  std::uint64_t estimate_seed = 0x9E3779B97F4A7C15ull;
   // Among equal-cost next hops: the lowest port (first); the candidate
   // (key mod count) in port order, key = the destination's rank on its
   // switch, spreading destinations like ftree's d-mod-k (dmodk); or that
@@ -83,6 +89,9 @@ struct RoutingResult {
   bool full_effort = false;              // endpoint affinity and refine_passes were used
   unsigned refine_passes_run = 0;        // refinement passes done
   bool converged = false;                // the last of them changed no table
+  RoutingOptions::Order order = RoutingOptions::Order::switches;  // the order used
+  // Order::automatic with full effort: estimated eBB of both orders (else -1).
+  double estimate_switches = -1.0, estimate_interleaved = -1.0;
 };
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).

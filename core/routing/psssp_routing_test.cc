@@ -168,7 +168,35 @@ TEST(Routing, AutomaticEffortFollowsTheWork) {
   plain_full.effort = RoutingOptions::Effort::full;
   plain_full.source_affinity = plain_full.root_affinity = 0.0;
   plain_full.refine_passes = 1;
+  plain_full.order = RoutingOptions::Order::switches;  // fast effort's order
   EXPECT_TRUE(route_psssp(f, plain_full).lfts == limited.lfts);
+}
+
+TEST(Routing, AutomaticOrderKeepsTheBetterEstimate) {
+  // Full effort routes in both orders and keeps the tables whose estimated
+  // eBB (same flows for both) is higher; fixed orders route once.
+  for (const Fabric& f : {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 2, 5)}) {
+    const RoutingResult chosen = route_psssp(f, {});
+    ASSERT_TRUE(chosen.full_effort);
+    ASSERT_GE(chosen.estimate_switches, 0.0);
+    RoutingOptions o;
+    o.order = RoutingOptions::Order::switches;
+    const RoutingResult by_switch = route_psssp(f, o);
+    o.order = RoutingOptions::Order::interleaved;
+    const RoutingResult interleaved = route_psssp(f, o);
+    EXPECT_LT(by_switch.estimate_switches, 0.0);  // no estimate without the choice
+    const std::vector<PortRef> hosts = f.host_ports();
+    const RoutingOptions defaults;
+    const double a =
+        estimate_ebb(f, by_switch.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
+    const double b =
+        estimate_ebb(f, interleaved.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
+    EXPECT_DOUBLE_EQ(chosen.estimate_switches, a);
+    EXPECT_DOUBLE_EQ(chosen.estimate_interleaved, b);
+    EXPECT_TRUE(chosen.lfts == (b > a ? interleaved.lfts : by_switch.lfts));
+    EXPECT_EQ(chosen.order,
+              b > a ? RoutingOptions::Order::interleaved : RoutingOptions::Order::switches);
+  }
 }
 
 TEST(Routing, LoadAccountingMatchesTracedRoutes) {

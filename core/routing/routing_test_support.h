@@ -11,6 +11,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "routing/ebb_estimate.h"
 
 namespace psssp::testing {
 
@@ -210,77 +211,9 @@ inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, st
   return f;
 }
 
-enum class Trace { ok, no_path, loop, wrong_end };
-
-// Follows the LFTs from `start` (a switch, or a CA port whose cable is the
-// first channel) to `lid`, appending the channels used.
-inline Trace trace_route(const Fabric& f, const ForwardingTables& lfts, PortRef start, Lid lid,
-                         std::vector<ChannelId>* channels = nullptr) {
-  const PortRef owner = f.port_of_lid(lid);
-  if (!owner.valid()) return Trace::no_path;
-  NodeId node = start.node;
-  if (!f.node(node).is_switch()) {
-    if (start == owner) return Trace::ok;
-    const Port& p = f.port(start);
-    if (!p.usable()) return Trace::no_path;
-    if (channels) channels->push_back(f.channel(start));
-    node = p.remote.node;
-    if (!f.node(node).is_switch()) return p.remote == owner ? Trace::ok : Trace::wrong_end;
-  }
-  for (std::size_t hops = 0; hops <= f.switches().size(); ++hops) {
-    const PortNum out = lfts.get(node, lid);
-    if (out == kNoPath) return Trace::no_path;
-    if (out == 0) return owner == PortRef{node, 0} ? Trace::ok : Trace::wrong_end;
-    const Port& p = f.port(PortRef{node, out});
-    if (!p.usable()) return Trace::no_path;
-    if (channels) channels->push_back(f.channel(PortRef{node, out}));
-    if (!f.node(p.remote.node).is_switch()) return p.remote == owner ? Trace::ok : Trace::wrong_end;
-    node = p.remote.node;
-  }
-  return Trace::loop;
-}
-
-// Effective bisection bandwidth estimate: per run, a random bisection of the
-// host ports paired across the halves, one flow from each first-half host to
-// its partner (both_ways: also back; the one-way numbers match the reference
-// ftree/sssp values of the project, e.g. d-mod-k on an 8-ary 3-tree 0.725);
-// every flow gets
-// 1 / (most flows on any channel of its path); run value = mean share.
-// Returns the mean over runs. Flows without a route count as share 0.
-inline double estimate_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs,
-                           std::uint64_t seed = 1, bool both_ways = false) {
-  std::vector<PortRef> hosts = f.host_ports();
-  if (hosts.size() < 2) return 0.0;
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint32_t> count(f.channel_count(), 0);
-  std::vector<std::vector<ChannelId>> paths;
-  std::vector<bool> routed;
-  double total = 0.0;
-  for (unsigned r = 0; r < runs; ++r) {
-    std::shuffle(hosts.begin(), hosts.end(), rng);
-    const std::size_t half = hosts.size() / 2;
-    const std::size_t flows = both_ways ? 2 * half : half;
-    paths.assign(flows, {});
-    routed.assign(flows, false);
-    for (std::size_t i = 0; i < flows; ++i) {
-      const PortRef src = hosts[i];
-      const PortRef dst = hosts[i < half ? i + half : i - half];
-      routed[i] = trace_route(f, lfts, src, f.port(dst).lid, &paths[i]) == Trace::ok;
-      if (routed[i])
-        for (const ChannelId c : paths[i]) ++count[c];
-    }
-    double sum = 0.0;
-    for (std::size_t i = 0; i < flows; ++i) {
-      if (!routed[i]) continue;
-      std::uint32_t worst = 1;
-      for (const ChannelId c : paths[i]) worst = std::max(worst, count[c]);
-      sum += 1.0 / worst;
-    }
-    for (std::size_t i = 0; i < flows; ++i)
-      for (const ChannelId c : paths[i]) count[c] = 0;
-    total += sum / static_cast<double>(flows);
-  }
-  return total / runs;
-}
+// The tracer and the eBB estimate are the library's (ebb_estimate.h).
+using psssp::estimate_ebb;
+using psssp::Trace;
+using psssp::trace_route;
 
 }  // namespace psssp::testing

@@ -1,9 +1,9 @@
-// Reproducible randomness for the simulator. Every run draws from its own
-// generator, seeded from (seed, run index) alone, so results do not depend on
-// thread count or scheduling. Only std::mt19937_64, whose output sequence the
-// C++ standard fixes, is used from <random>: std::shuffle and the
-// distributions differ between libstdc++ and libc++, so the bounded draw and
-// the Fisher-Yates shuffle are spelled out here.
+// Reproducible randomness for the simulator and the router's eBB estimate.
+// Every run draws from its own generator, seeded from (seed, run index)
+// alone, so results do not depend on thread count or scheduling. Only std::mt19937_64, whose output
+// sequence the C++ standard fixes, is used from <random>: std::shuffle and the distributions differ
+// between libstdc++ and libc++, so the bounded draw and the Fisher-Yates shuffle are spelled out
+// here.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace psssp::sim {
+namespace psssp {
 
 // splitmix64 finaliser (Steele et al.): a bijective 64-bit mix.
 inline std::uint64_t splitmix64(std::uint64_t x) {
@@ -82,4 +82,4 @@ void shuffle(std::vector<T>& a, std::mt19937_64& rng, const ShuffleReciprocals& 
   }
 }
 
-}  // namespace psssp::sim
+}  // namespace psssp

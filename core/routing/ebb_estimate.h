@@ -1,0 +1,36 @@
+// A quick eBB estimate of forwarding tables, for the router's own choices
+// (RoutingOptions::Order::automatic) and for tests and bench_route. The
+// simulator's scorer (simulator/ebb_scorer.*) is the measurement of record;
+// this one follows the same definition for one-way random bisections, on
+// fabric ports and ForwardingTables directly, without any files.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+
+namespace psssp {
+
+enum class Trace { ok, no_path, loop, wrong_end };
+
+// Follows the LFTs from `start` (a switch, or a CA port whose cable is the
+// first channel) to `lid`, appending the channels used.
+Trace trace_route(const Fabric& f, const ForwardingTables& lfts, PortRef start, Lid lid,
+                  std::vector<ChannelId>* channels = nullptr);
+
+// Per run, a random bisection of `hosts` (portable shuffle, fabric/rng.h)
+// paired across the halves, one flow from each first-half host to its
+// partner (both_ways: also back); every flow gets 1 / (most flows on any
+// channel of its path), a flow without a route 0; run value = mean share.
+// Returns the mean over runs; the same hosts, runs and seed give the same
+// flows for any tables, so two routings compare on common flows.
+double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
+                    const std::vector<PortRef>& hosts, unsigned runs, std::uint64_t seed = 1,
+                    bool both_ways = false);
+// The same over all host ports (Fabric::host_ports).
+double estimate_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs,
+                    std::uint64_t seed = 1, bool both_ways = false);
+
+}  // namespace psssp
