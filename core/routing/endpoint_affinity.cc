@@ -4,31 +4,28 @@ namespace psssp::routing {
 
 EndpointAffinity::EndpointAffinity(const RoutingGraph& graph, const std::uint32_t* sources_at,
                                    double source, double root)
-    : source_(source),
-      root_(root),
-      edges_(graph.edge_count()),
-      row_of_(graph.vertex_count, kNoRow) {
+    : root_(root), edges_(graph.edge_count()), row_of_(graph.vertex_count, kNoRow) {
   if (!(source > 0.0) && !(root > 0.0)) return;
   std::uint32_t rows = 0;
   for (Vertex u = 0; u < graph.vertex_count; ++u)
     if (sources_at[u] > 0) {
       row_of_[u] = rows++;
-      hosts_.push_back(static_cast<float>(sources_at[u]));
+      hosts_.push_back(sources_at[u]);
+      source_scale_.push_back(source / sources_at[u]);
     }
   count_.assign(static_cast<std::size_t>(rows) * edges_, 0);
-  table_.assign(count_.size(), 0.0f);
 }
 
 AffinityView EndpointAffinity::view(Vertex root) const {
   AffinityView v;
   if (!enabled()) return v;
-  v.table = table_.data();
+  v.counts = count_.data();
   v.row_of = row_of_.data();
+  v.source_scale = source_scale_.data();
   v.edges = edges_;
-  v.source = source_;
   if (root_ > 0.0 && row_of_[root] != kNoRow) {
-    v.root_row = &table_[static_cast<std::size_t>(row_of_[root]) * edges_];
-    v.root = root_;
+    v.root_counts = &count_[static_cast<std::size_t>(row_of_[root]) * edges_];
+    v.root_scale = root_ / hosts_[row_of_[root]];
   }
   return v;
 }
@@ -40,14 +37,13 @@ void EndpointAffinity::apply_tree(const RoutingGraph& graph, const SearchTree& t
   auto add = [&](std::uint32_t r, EdgeId e, std::int64_t routes) {
     const std::size_t i = static_cast<std::size_t>(r) * edges_ + e;
     count_[i] = static_cast<std::uint32_t>(static_cast<std::int64_t>(count_[i]) + sign * routes);
-    table_[i] = static_cast<float>(count_[i]) / hosts_[r];
   };
   // Every host of a source switch has one route to this LID along its path.
   for (std::size_t i = 1; i < tree.order.size(); ++i) {
     const Vertex u = tree.order[i];
     const std::uint32_t r = row_of_[u];
     if (r == kNoRow) continue;
-    const auto hosts = static_cast<std::int64_t>(hosts_[r]);
+    const std::int64_t hosts = hosts_[r];
     for (Vertex v = u; v != root; v = graph.target[tree.next_edge[v]])
       add(r, tree.next_edge[v], hosts);
   }

@@ -29,9 +29,9 @@ class EndpointAffinity {
   EndpointAffinity(const RoutingGraph& graph, const std::uint32_t* sources_at, double source,
                    double root);
 
-  bool enabled() const { return !table_.empty(); }
+  bool enabled() const { return !count_.empty(); }
 
-  // What the kernel reads for one search (rows are per-host affinities).
+  // What the kernel reads for one search.
   AffinityView view(Vertex root) const;
 
   // Adds (sign +1) or removes (-1) one destination's tree (its root first in
@@ -43,19 +43,15 @@ class EndpointAffinity {
 
  private:
   static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
-  float* row(Vertex u) {
-    return row_of_[u] == kNoRow ? nullptr : &table_[static_cast<std::size_t>(row_of_[u]) * edges_];
-  }
 
-  double source_ = 0.0, root_ = 0.0;
+  double root_ = 0.0;
   std::size_t edges_ = 0;
   std::vector<std::uint32_t> row_of_;  // per vertex: its row, or kNoRow (no sources)
-  std::vector<float> hosts_;           // per row: the switch's load sources
-  // Routes per (row, edge) that touch the row's hosts, divided by its hosts.
-  // Integer counts before the division, so adding and removing a tree
-  // restores the same values; kept as float (half the memory of double).
+  std::vector<std::uint32_t> hosts_;   // per row: the switch's load sources
+  std::vector<double> source_scale_;   // per row: source strength / hosts
+  // Routes per (row, edge) that touch the row's hosts: integer counts, so
+  // adding and removing a tree restores the same values.
   std::vector<std::uint32_t> count_;
-  std::vector<float> table_;
 };
 
 }  // namespace psssp::routing

@@ -25,27 +25,28 @@ namespace {
 inline double tie_limit(double best) { return best + 1e-9 * (best < 1.0 ? 1.0 : best); }
 
 // The edge weight of a search with root affinity: routes that do not touch
-// the root's hosts, at least 0.
+// the root's hosts (scaled by the strength), at least 0.
 inline double root_weight(const AffinityView& a, const double* weight, EdgeId e) {
-  if (!a.root_row) return weight[e];
-  const double w = weight[e] - a.root * a.root_row[e];
+  if (!a.root_counts) return weight[e];
+  const double w = weight[e] - a.root_scale * a.root_counts[e];
   return w > 0.0 ? w : 0.0;
 }
 
-// What the routes of u's hosts would meet on the path from v to the root
-// (the tree is final there): per edge the routes that touch neither u's
-// hosts nor the root's, scaled by the affinity strengths, at least 0.
-inline double foreign_routes(const float* own_row, const AffinityView& a, const double* weight,
-                             EdgeId e) {
-  const double w = weight[e] - a.source * own_row[e] - (a.root_row ? a.root * a.root_row[e] : 0.0);
+// What the routes of u's hosts (own: u's row, own_scale its weight) meet on
+// edge e: the routes that touch neither u's hosts nor the root's, at least 0.
+inline double foreign_routes(const std::uint32_t* own, double own_scale, const AffinityView& a,
+                             const double* weight, EdgeId e) {
+  const double w = root_weight(a, weight, e) - own_scale * own[e];
   return w > 0.0 ? w : 0.0;
 }
 
-inline double foreign_path(const float* own_row, const AffinityView& a, const double* weight,
-                           const RoutingGraph& g, const SearchTree& tree, Vertex v, Vertex root) {
+// The same summed over the path from v to the root (final there).
+inline double foreign_path(const std::uint32_t* own, double own_scale, const AffinityView& a,
+                           const double* weight, const RoutingGraph& g, const SearchTree& tree,
+                           Vertex v, Vertex root) {
   double sum = 0.0;
   for (; v != root; v = g.target[tree.next_edge[v]])
-    sum += foreign_routes(own_row, a, weight, tree.next_edge[v]);
+    sum += foreign_routes(own, own_scale, a, weight, tree.next_edge[v]);
   return sum;
 }
 
@@ -218,16 +219,18 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
       // Endpoint affinity: root affinity lowers the edge weights (and so
       // the costs passed on); source affinity only steers this switch's own
       // choice, so the cost passed on stays the path's.
-      const float* own_row = kAffinity ? affinity.row(u) : nullptr;
+      double own_scale = 0.0;
+      const std::uint32_t* own_row = kAffinity ? affinity.row(u, own_scale) : nullptr;
       double path_cost[kMaxPorts + 1];
-      if (kAffinity && (affinity.root_row || own_row)) {
+      if (kAffinity && (affinity.root_counts || own_row)) {
         best = std::numeric_limits<double>::infinity();
         for (std::uint32_t j = 0; j < n; ++j) {
           const EdgeId e = first + offsets[j];
           const Vertex v = target[e];
           path_cost[j] = dist[v] + root_weight(affinity, weight, e);
-          cost[j] = own_row ? foreign_routes(own_row, affinity, weight, e) +
-                                  foreign_path(own_row, affinity, weight, g, tree, v, layers.root)
+          cost[j] = own_row ? foreign_routes(own_row, own_scale, affinity, weight, e) +
+                                  foreign_path(own_row, own_scale, affinity, weight, g, tree, v,
+                                               layers.root)
                             : path_cost[j];
           best = cost[j] < best ? cost[j] : best;
         }
@@ -268,7 +271,7 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
                           TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
                           const AffinityView& affinity) {
-  if (affinity.table && layers.dag)
+  if (affinity.counts && layers.dag)
     search_range<true>(g, layers, weight, tie, tree, begin, end, affinity);
   else
     search_range<false>(g, layers, weight, tie, tree, begin, end, affinity);

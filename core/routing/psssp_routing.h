@@ -54,10 +54,6 @@ struct RoutingOptions {
   // over the link). Measured no gain over 0 (psssp-route.md); kept for
   // experiments.
   double dest_weight = 0.0;
-  // Minimal mode, layered kernel: a switch with hosts chooses its next hop by
-  // path cost minus affinity x (routes on the path that already start or end
-  // at one of its hosts, per host). 0 = plain P-SSSP.
-  double affinity = 0.0;
   // Rip-up-and-reroute passes after the first, at most: each load-carrying
   // LID is re-searched with its own load removed and everybody else's in
   // place. Stops early after a pass that changed no table (a fixed point:

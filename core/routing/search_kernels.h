@@ -50,15 +50,20 @@ struct TieRule {
 
 // Endpoint affinity for one search (endpoint_affinity.h); default: none.
 struct AffinityView {
-  const float* table = nullptr;           // rows of `edges` floats; null: disabled
+  // Per row (a switch with load sources) and forward edge, the routes over
+  // the edge touching the row's hosts; null: affinity off.
+  const std::uint32_t* counts = nullptr;
   const std::uint32_t* row_of = nullptr;  // per vertex: its row, or 0xFFFFFFFF
+  const double* source_scale = nullptr;   // per row: source strength / its hosts
   std::size_t edges = 0;
-  double source = 0.0;              // source-affinity strength
-  const float* root_row = nullptr;  // the root switch's row (root affinity), or null
-  double root = 0.0;                // root-affinity strength
-  const float* row(Vertex u) const {
-    if (!table || source <= 0.0 || row_of[u] == 0xFFFFFFFFu) return nullptr;
-    return table + static_cast<std::size_t>(row_of[u]) * edges;
+  const std::uint32_t* root_counts = nullptr;  // the root switch's row, or null
+  double root_scale = 0.0;                     // root strength / the root's hosts
+  // u's row, with the weight of one of its routes in `scale`; null if u has
+  // no sources or source affinity is off.
+  const std::uint32_t* row(Vertex u, double& scale) const {
+    if (!counts || row_of[u] == 0xFFFFFFFFu || !(source_scale[row_of[u]] > 0.0)) return nullptr;
+    scale = source_scale[row_of[u]];
+    return counts + static_cast<std::size_t>(row_of[u]) * edges;
   }
 };
 
