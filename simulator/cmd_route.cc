@@ -117,16 +117,9 @@ Args parse(int argc, char** argv) {
       a.options.root_affinity = root;
     } else if (opt == "--order") {
       const std::string o = value();
-      if (o == "auto")
-        a.options.order = RoutingOptions::Order::automatic;
-      else if (o == "interleaved")
-        a.options.order = RoutingOptions::Order::interleaved;
-      else if (o == "switches")
-        a.options.order = RoutingOptions::Order::switches;
-      else if (o == "lid")
-        a.options.order = RoutingOptions::Order::lid;
-      else
-        throw Usage{"--order is auto, switches, interleaved or lid, not '" + o + "'"};
+      const auto order = parse_order(o);
+      if (!order) throw Usage{"--order is auto, switches, interleaved or lid, not '" + o + "'"};
+      a.options.order = *order;
     } else if (opt == "--threads") {
       a.options.threads = parse_count(argv[i], value());
     } else if (opt.size() > 1 && opt[0] == '-') {

@@ -21,6 +21,15 @@ const char* effort_name(RoutingOptions::Effort effort) {
   }
 }
 
+std::optional<RoutingOptions::Order> parse_order(const std::string& name) {
+  using Order = RoutingOptions::Order;
+  if (name == "auto") return Order::automatic;
+  if (name == "switches") return Order::switches;
+  if (name == "interleaved") return Order::interleaved;
+  if (name == "lid") return Order::lid;
+  return std::nullopt;
+}
+
 const char* order_name(RoutingOptions::Order order) {
   switch (order) {
     case RoutingOptions::Order::interleaved:

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <unordered_set>
 
 #include "destinations.h"
 #include "ebb_estimate.h"
@@ -32,6 +31,9 @@ class Router {
         tree_(graph_.vertex_count),
         team_(options.minimal && !options.boost_kernel ? effective_threads(options.threads) : 1),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
+
+  // The hosts whose traffic adds load (RoutingProblem::source_ports).
+  const std::vector<PortRef>& load_sources() const { return problem_.source_ports; }
 
   RoutingResult run() {
     RoutingResult result;
@@ -325,22 +327,6 @@ class Router {
 
 }  // namespace
 
-namespace {
-
-// The load sources (the hosts of the eBB estimate): every host port, or the
-// listed ones in guid-list "only" mode.
-std::vector<PortRef> load_sources(const Fabric& fabric, const RoutingOptions& options) {
-  std::vector<PortRef> hosts = fabric.host_ports();
-  if (options.guid_list_mode != RoutingOptions::GuidListMode::only) return hosts;
-  const std::unordered_set<Guid> listed(options.guid_list.begin(), options.guid_list.end());
-  hosts.erase(std::remove_if(hosts.begin(), hosts.end(),
-                             [&](PortRef h) { return listed.count(fabric.port(h).guid) == 0; }),
-              hosts.end());
-  return hosts;
-}
-
-}  // namespace
-
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   if (fabric.switches().empty()) throw FabricError("the fabric has no switches to route");
   if (!options.minimal && !(options.hop_weight > 0.0))
@@ -349,7 +335,8 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   using Order = RoutingOptions::Order;
   RoutingOptions first = options;
   if (first.order == Order::automatic) first.order = Order::switches;
-  RoutingResult result = Router(fabric, first).run();
+  Router router(fabric, first);
+  RoutingResult result = router.run();
   result.order = first.order;
   // Neither order wins everywhere (psssp-route.md, "Destination order"):
   // with full effort both are routed and the better estimate is kept.
@@ -357,7 +344,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     RoutingOptions second = options;
     second.order = Order::interleaved;
     RoutingResult other = Router(fabric, second).run();
-    const std::vector<PortRef> hosts = load_sources(fabric, options);
+    const std::vector<PortRef>& hosts = router.load_sources();
     const double a =
         estimate_ebb(fabric, result.lfts, hosts, options.estimate_runs, options.estimate_seed);
     const double b =
