@@ -144,12 +144,18 @@ TEST(Routing, RefinementStopsAtAFixedPoint) {
   const RoutingResult r20 = route_psssp(f, more);
   EXPECT_EQ(r20.refine_passes_run, r.refine_passes_run);
   EXPECT_TRUE(r20.lfts == r.lfts);
-  // Stopping one pass early gives other tables only if that pass changed some.
+  // The last pass changed nothing, so one pass fewer gives the same tables
+  // (and does not know yet that it has converged).
+  ASSERT_GE(r.refine_passes_run, 2u);
   RoutingOptions fewer;
   fewer.refine_passes = r.refine_passes_run - 1;
   const RoutingResult early = route_psssp(f, fewer);
   EXPECT_FALSE(early.converged);
   EXPECT_EQ(early.refine_passes_run, r.refine_passes_run - 1);
+  EXPECT_TRUE(early.lfts == r.lfts);
+  // Two passes fewer: the pass that still changed tables is missing.
+  fewer.refine_passes = r.refine_passes_run - 2;
+  EXPECT_FALSE(route_psssp(f, fewer).lfts == r.lfts);
 }
 
 TEST(Routing, AutomaticEffortFollowsTheWork) {
