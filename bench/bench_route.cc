@@ -235,7 +235,7 @@ int digest(bool big) {
         v.set(o);
         if (mode == 1) o.capacity_weights = true;
         if (mode == 2) o.switch_lids_load = true;
-        if (mode == 3) o.threads = 3;
+        o.threads = mode == 3 ? 3 : 1;
         const char* mn[] = {"", " capacity", " switch_lids", " threads3"};
         std::printf("%016llx  %s / %s%s\n", static_cast<unsigned long long>(fnv(route_psssp(f, o))),
                     c.name.c_str(), v.name, mn[mode]);

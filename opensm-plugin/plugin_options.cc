@@ -69,7 +69,7 @@ PluginOptions parse_plugin_options(const std::string& text) {
       o.routing.switch_lids_load = true;
     } else if (key == "threads") {
       need();
-      o.routing.threads = parse_count(key, value, 1, 256);
+      o.routing.threads = parse_count(key, value, 0, 256);
     } else if (key == "effort") {
       need();
       const auto effort = parse_effort(value);

@@ -9,12 +9,12 @@
 namespace psssp {
 namespace {
 
-TEST(PluginOptions, DefaultsAreMinimalSingleThreaded) {
+TEST(PluginOptions, DefaultsAreMinimalOnAllCores) {
   const PluginOptions o = parse_plugin_options("");
   EXPECT_TRUE(o.routing.minimal);
   EXPECT_FALSE(o.routing.capacity_weights);
-  EXPECT_EQ(o.routing.threads, 1u);
-  EXPECT_EQ(describe(o), "minimal threads=1");
+  EXPECT_EQ(o.routing.threads, 0u);  // all cores
+  EXPECT_EQ(describe(o), "minimal threads=0");
 }
 
 TEST(PluginOptions, ParsesEveryOption) {
@@ -46,7 +46,7 @@ void expect_rejected(const std::string& text, const std::string& fragment) {
 
 TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("fastest", "unknown option 'fastest'");
-  expect_rejected("threads=0", "'threads' needs a whole number in 1..256, got '0'");
+  expect_rejected("threads=257", "'threads' needs a whole number in 0..256, got '257'");
   expect_rejected("threads=two", "got 'two'");
   expect_rejected("threads", "'threads' needs a value");
   expect_rejected("capacity=yes", "'capacity' takes no value");

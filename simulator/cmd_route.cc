@@ -47,7 +47,7 @@ constexpr const char* kUsage =
     "                      row), interleaved (round robin over switches), lid, or\n"
     "                      auto (default): switches, and with full effort also\n"
     "                      interleaved, keeping the higher estimated eBB\n"
-    "  --threads N         worker threads, 0 = all cores (default 1); same result\n";
+    "  --threads N         worker threads, 0 = all cores (default 0); same result\n";
 
 struct Usage {
   std::string message;

@@ -53,9 +53,13 @@ inline double foreign_path(const std::uint32_t* own, double own_scale, const Aff
 }  // namespace
 
 EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const double* cost,
-                      const EdgeId* cand, std::uint32_t n, double best, TieRule tie) {
+                      const EdgeId* cand, std::uint32_t n, double best, TieRule tie,
+                      EdgeId current) {
   if (n == 1) return cand[0];
   const double limit = tie_limit(best);
+  if (tie.keep_current)
+    for (std::uint32_t j = 0; j < n; ++j)
+      if (cand[j] == current && cost[j] <= limit) return current;
   // The tied candidates with their order key (port order: their index);
   // keys are unique, so the selection is well defined.
   std::uint32_t count = 0, only = 0;
@@ -87,7 +91,7 @@ EdgeId pick_next_hop(const RoutingGraph& g, const SearchTree& tree, Vertex u,
     cost[n] = tree.dist[v] + weight[e];
     cand[n++] = e;
   }
-  return pick_candidate(g, tree, cost, cand, n, best, tie);
+  return pick_candidate(g, tree, cost, cand, n, best, tie, tree.next_edge[u]);
 }
 
 void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
@@ -244,7 +248,12 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
         tied[count] = static_cast<std::uint8_t>(j);
         count += cost[j] <= limit ? 1u : 0u;
       }
-      const std::uint32_t only = tied[count == 1 ? 0 : key % count];
+      std::uint32_t only = tied[count == 1 ? 0 : key % count];
+      if (tie.keep_current && count > 1) {
+        const EdgeId current = tree.next_edge[u];
+        for (std::uint32_t k = 0; k < count; ++k)
+          if (first + offsets[tied[k]] == current) only = tied[k];
+      }
       if (kAffinity && own_row) dist[u] = path_cost[only];
       tree.next_edge[u] = first + offsets[only];
       next_rank[i] = tie.by_path ? rank[only] : 0u;
@@ -260,7 +269,7 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
       best = c < best ? c : best;
     }
     dist[u] = best;
-    const EdgeId e = pick_candidate(g, tree, cost, cand, n, best, tie);
+    const EdgeId e = pick_candidate(g, tree, cost, cand, n, best, tie, tree.next_edge[u]);
     tree.next_edge[u] = e;
     next_rank[i] = ranks[target[e]];
   }

@@ -28,6 +28,15 @@ class LinkLoads {
   double apply_tree(const SearchTree& tree, const std::uint32_t* sources_at,
                     std::uint32_t root_sources, double sign);
 
+  // The state of another LinkLoads of the same graph and options.
+  void copy_from(const LinkLoads& other) {
+    routes_ = other.routes_;
+    dests_ = other.dests_;
+    weight_ = other.weight_;
+    penalty_ = other.penalty_;
+    penalized_ = other.penalized_;
+  }
+
   // Extra weight on every edge of `tree` until clear_penalties(): the LIDs of
   // one LMC range avoid each other's paths.
   void penalize(const SearchTree& tree, double amount);

@@ -9,11 +9,11 @@
 #include "ebb_estimate.h"
 #include "endpoint_affinity.h"
 #include "hop_layers.h"
-#include "layer_team.h"
 #include "link_loads.h"
 #include "parallel.h"
 #include "routing_graph.h"
 #include "search_kernels.h"
+#include "worker_team.h"
 
 namespace psssp {
 namespace {
@@ -29,7 +29,7 @@ class Router {
         problem_(make_problem(fabric, graph_, options)),
         loads_(graph_, options),
         tree_(graph_.vertex_count),
-        team_(options.minimal && !options.boost_kernel ? effective_threads(options.threads) : 1),
+        team_(effective_threads(options.threads)),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
 
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
@@ -55,6 +55,9 @@ class Router {
         static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
     layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
     result.full_effort = full_effort();
+    // Fast effort refines by keeping ties: a pass changes only columns that
+    // improve, which lets threads check each other's speculative searches.
+    keep_ties_ = !result.full_effort;
     if (result.full_effort)
       affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
                                    options_.root_affinity);
@@ -72,7 +75,7 @@ class Router {
         current_port = d.port;
       }
       const Layers layers = layers_of(d);
-      search(d, layers);
+      search(d, layers, tree_, loads_.weights(), column(d.lid), false);
       if (d.loads) {
         const double arriving = add_tree(d, +1);
         if (d.final_port != 0)
@@ -114,6 +117,9 @@ class Router {
   PortNum* column(Lid lid) {
     return &columns_[static_cast<std::size_t>(lid) * graph_.vertex_count];
   }
+  const PortNum* column(Lid lid) const {
+    return &columns_[static_cast<std::size_t>(lid) * graph_.vertex_count];
+  }
 
   ForwardingTables transpose_columns() const {
     ForwardingTables lfts(fabric_);
@@ -150,30 +156,165 @@ class Router {
     return arriving;
   }
 
+  static constexpr std::size_t kMinBackoff = 4, kMaxBackoff = 256;
+
+  // A speculative search's own copy of everything a refinement step writes.
+  struct Slot {
+    LinkLoads* loads;
+    SearchTree* tree;
+    std::vector<PortNum> column;
+    bool changed = false;
+  };
+
+  // Threads may refine speculatively when every step is one LID (no LMC
+  // penalties), without affinity, with the layered kernel.
+  bool speculative() const {
+    if (team_.size() <= 1 || !keep_ties_ || !options_.minimal || options_.boost_kernel)
+      return false;
+    for (const auto& [begin, end] : refine_order_)
+      if (end - begin != 1) return false;
+    return true;
+  }
+
+  // The refinement pass with team_.size() searches at a time. Searches k of a
+  // batch each start from the loads of the sequential pass at the batch's
+  // start minus their own tree: exactly what the sequential pass gives them
+  // as long as no earlier search of the batch changed its column (ripping up
+  // and re-adding the same tree restores the loads exactly: integer route
+  // counts). The batch is accepted up to its first changed column; the
+  // searches after it are discarded and redone in the next batch. Same
+  // tables and loads as refine() with one thread.
+  std::size_t refine_speculatively() {
+    const auto& dests = problem_.destinations;
+    const unsigned width = team_.size();
+    if (slots_.empty()) {
+      spare_loads_.reserve(width - 1);  // slot 0 is the router's own state
+      spare_trees_.reserve(width - 1);
+      slots_.push_back(Slot{&loads_, &tree_, {}, false});
+      for (unsigned k = 1; k < width; ++k) {
+        spare_loads_.push_back(loads_);
+        spare_trees_.emplace_back(graph_.vertex_count);
+        slots_.push_back(Slot{&spare_loads_.back(), &spare_trees_.back(), {}, false});
+      }
+    }
+    // Every slot's loads equal loads_ here and after each batch. Where most
+    // columns change (a pass far from its fixed point), speculation is
+    // mostly discarded: the pass then goes on one LID at a time for a while
+    // (doubling while speculation keeps failing) and re-copies the loads
+    // into the slots before it speculates again.
+    std::size_t changed = 0;
+    std::size_t alone = 0, backoff = kMinBackoff;
+    bool slots_stale = false;
+    std::vector<const Destination*> batch;
+    for (std::size_t next = 0; next < refine_order_.size();) {
+      if (alone > 0) {
+        const auto& [begin, end] = refine_order_[next++];
+        changed += refine_port(begin, end);
+        slots_stale = true;
+        --alone;
+        continue;
+      }
+      if (slots_stale)
+        for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
+      slots_stale = false;
+      batch.clear();
+      // Each search reorders its root's DAG lists: one search per switch.
+      while (batch.size() < width && next + batch.size() < refine_order_.size()) {
+        const Destination& d = dests[refine_order_[next + batch.size()].first];
+        bool same_root = false;
+        for (const Destination* b : batch) same_root |= b->vertex == d.vertex;
+        if (same_root) break;
+        batch.push_back(&d);
+      }
+      team_.run_each(static_cast<std::uint32_t>(batch.size()),
+                     [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k]); });
+      std::size_t first = 0;
+      while (first < batch.size() && !slots_[first].changed) ++first;
+      if (first < batch.size()) {
+        commit_slot(batch, first);
+        ++changed;
+        next += first + 1;
+      } else {
+        next += batch.size();
+      }
+      if (first + 1 < batch.size()) {  // searches were discarded
+        alone = backoff;
+        backoff = std::min(2 * backoff, kMaxBackoff);
+      } else {
+        backoff = kMinBackoff;
+      }
+    }
+    return changed;
+  }
+
+  // One refinement step on a slot's own loads; an unchanged column puts its
+  // tree back, so the slot's loads are the batch's starting loads again.
+  void refine_in_slot(const Destination& d, Slot& slot) {
+    const Layers layers = layers_of(d);
+    const PortNum* current = column(d.lid);
+    slot.column.assign(current, current + graph_.vertex_count);
+    tree_from_columns(d, layers, *slot.tree);
+    const std::uint32_t at_root = root_sources(d);
+    slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
+    search(d, layers, *slot.tree, slot.loads->weights(), slot.column.data(), true);
+    slot.changed = !std::equal(slot.column.begin(), slot.column.end(), current);
+    if (!slot.changed) slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
+  }
+
+  // The batch's first changed step becomes final: its column goes into the
+  // tables and every slot's loads move to the loads after it.
+  void commit_slot(const std::vector<const Destination*>& batch, std::size_t first) {
+    const Destination& d = *batch[first];
+    const Layers layers = layers_of(d);
+    tree_from_columns(d, layers, old_tree_);
+    Slot& winner = slots_[first];
+    std::copy(winner.column.begin(), winner.column.end(), column(d.lid));
+    const std::uint32_t* sources = problem_.sources_at.data();
+    winner.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      if (k == first) continue;
+      Slot& slot = slots_[k];
+      if (k < batch.size() && slot.changed) {  // discarded: put its old tree back
+        const Destination& other = *batch[k];
+        tree_from_columns(other, layers_of(other), *slot.tree);
+        slot.loads->apply_tree(*slot.tree, sources, root_sources(other), +1);
+      }
+      slot.loads->apply_tree(old_tree_, sources, root_sources(d), -1);
+      slot.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+    }
+  }
+
   // Rip-up and reroute every load-carrying LID once, in routing order. The
   // other LIDs of its port keep their penalty so LMC paths stay apart.
   // Returns how many LIDs got a different table column.
   std::size_t refine() {
-    std::size_t changed = 0;
-    const auto& dests = problem_.destinations;
     if (refine_order_.empty()) refine_order_ = refinement_order();
-    for (const auto& [begin, end] : refine_order_) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const Destination& d = dests[i];
-        const Layers layers = layers_of(d);
-        for (std::size_t j = begin; j < end; ++j)
-          if (j != i) {
-            tree_from_columns(dests[j], layers);
-            loads_.penalize(tree_, lmc_penalty());
-          }
-        tree_from_columns(d, layers);
-        add_tree(d, -1);
-        previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
-        search(d, layers);
-        if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
-        add_tree(d, +1);
-        loads_.clear_penalties();
-      }
+    if (speculative()) return refine_speculatively();
+    std::size_t changed = 0;
+    for (const auto& [begin, end] : refine_order_) changed += refine_port(begin, end);
+    return changed;
+  }
+
+  // Rip-up and reroute the LIDs [begin, end) of one port, one after another;
+  // returns how many got a different column.
+  std::size_t refine_port(std::size_t begin, std::size_t end) {
+    const auto& dests = problem_.destinations;
+    std::size_t changed = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Destination& d = dests[i];
+      const Layers layers = layers_of(d);
+      for (std::size_t j = begin; j < end; ++j)
+        if (j != i) {
+          tree_from_columns(dests[j], layers, tree_);
+          loads_.penalize(tree_, lmc_penalty());
+        }
+      tree_from_columns(d, layers, tree_);
+      add_tree(d, -1);
+      previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
+      search(d, layers, tree_, loads_.weights(), column(d.lid), true);
+      if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+      add_tree(d, +1);
+      loads_.clear_penalties();
     }
     return changed;
   }
@@ -212,79 +353,57 @@ class Router {
     return problem_.sources_at[d.vertex] - (d.self_source ? 1u : 0u);
   }
 
-  // Searches and writes the destination's LFT column.
-  void search(const Destination& d, const Layers& layers) {
-    const double* w = loads_.weights();
+  // Searches into `tree` over weights `w` and writes the destination's LFT
+  // column `col`. Refining: a switch keeps its next hop on ties (fast effort).
+  void search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
+              PortNum* col, bool refining) const {
     using Tie = RoutingOptions::TieBreak;
     const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
-    const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path};
-    PortNum* col = column(d.lid);
+    const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path, refining && keep_ties_};
     // The 2^LMC LIDs of a port are meant to take different paths; affinity
     // would pull them together, so their searches go without it.
     const AffinityView affinity =
         fabric_.port(d.port).lid_count() > 1 ? AffinityView{} : affinity_.view(d.vertex);
-    if (options_.minimal && !options_.boost_kernel) {
-      tree_.order.resize(layers.reached);
-      tree_.order[0] = layers.root;
-      tree_.dist[layers.root] = 0.0;
-      tree_.next_edge[layers.root] = kNoEdge;
-      tree_.rank[layers.root] = 0;
-      const LayerTeam::AfterLayer rank =
-          tie.by_path ? LayerTeam::AfterLayer(
-                            [&](std::uint32_t previous, std::uint32_t begin, std::uint32_t end) {
-                              rank_layer_by_position(tree_, previous, begin, end);
-                            })
-                      : LayerTeam::AfterLayer();
-      team_.run_layers(
-          layers.hops, layers.order, layers.reached,
-          [&](std::uint32_t begin, std::uint32_t end) {
-            layered_search_range(graph_, layers, w, tie, tree_, begin, end, affinity);
-            for (std::uint32_t i = begin; i < end; ++i) {
-              const Vertex u = tree_.order[i];
-              col[u] = graph_.out_port[tree_.next_edge[u]];
-            }
-          },
-          rank);
-      return;
-    }
-    if (!options_.minimal)
-      bounded_search(graph_, layers, w, options_.max_extra_hops, options_.hop_weight, tree_);
+    if (options_.minimal && !options_.boost_kernel)
+      layered_search(graph_, layers, w, tie, tree, affinity);
+    else if (!options_.minimal)
+      bounded_search(graph_, layers, w, options_.max_extra_hops, options_.hop_weight, tree);
     else
-      boost_dag_search(graph_, layers, w, tie, tree_);
-    for (std::size_t i = 1; i < tree_.order.size(); ++i) {
-      const Vertex u = tree_.order[i];
-      col[u] = graph_.out_port[tree_.next_edge[u]];
+      boost_dag_search(graph_, layers, w, tie, tree);
+    for (std::size_t i = 1; i < tree.order.size(); ++i) {
+      const Vertex u = tree.order[i];
+      col[u] = graph_.out_port[tree.next_edge[u]];
     }
   }
 
   // Rebuilds a destination's tree from its LFT column (for rip-up). Every
   // vertex must come after its next hop: BFS order does that for minimal
   // trees, a depth sort for bounded ones.
-  void tree_from_columns(const Destination& d, const Layers& layers) {
-    tree_.order.assign(layers.order, layers.order + layers.reached);
+  void tree_from_columns(const Destination& d, const Layers& layers, SearchTree& tree) const {
+    tree.order.assign(layers.order, layers.order + layers.reached);
     const PortNum* col = column(d.lid);
     for (std::uint32_t i = 1; i < layers.reached; ++i) {
-      const Vertex u = tree_.order[i];
-      tree_.next_edge[u] = graph_.edge_at_port(u, col[u]);
+      const Vertex u = tree.order[i];
+      tree.next_edge[u] = graph_.edge_at_port(u, col[u]);
     }
     if (options_.minimal) return;
     std::vector<std::uint32_t> depth(graph_.vertex_count, 0);
     std::vector<bool> known(graph_.vertex_count, false);
     known[layers.root] = true;
     std::vector<Vertex> chain;
-    for (const Vertex start : tree_.order) {
+    for (const Vertex start : tree.order) {
       Vertex u = start;
       while (!known[u]) {
         chain.push_back(u);
-        u = graph_.target[tree_.next_edge[u]];
+        u = graph_.target[tree.next_edge[u]];
       }
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        depth[*it] = depth[graph_.target[tree_.next_edge[*it]]] + 1;
+        depth[*it] = depth[graph_.target[tree.next_edge[*it]]] + 1;
         known[*it] = true;
       }
       chain.clear();
     }
-    std::stable_sort(tree_.order.begin(), tree_.order.end(),
+    std::stable_sort(tree.order.begin(), tree.order.end(),
                      [&](Vertex a, Vertex b) { return depth[a] < depth[b]; });
   }
 
@@ -317,10 +436,15 @@ class Router {
   RoutingProblem problem_;
   LinkLoads loads_;
   SearchTree tree_;
-  EndpointAffinity affinity_;      // empty unless full effort
-  std::vector<PortNum> previous_;  // scratch: a column before its refinement
+  SearchTree old_tree_{graph_.vertex_count};  // scratch of commit_slot
+  EndpointAffinity affinity_;                 // empty unless full effort
+  std::vector<PortNum> previous_;             // scratch: a column before its refinement
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
-  LayerTeam team_;
+  bool keep_ties_ = false;  // refinement keeps next hops on ties (fast effort)
+  WorkerTeam team_;
+  std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
+  std::vector<LinkLoads> spare_loads_;
+  std::vector<SearchTree> spare_trees_;
   std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
   HopLayers layers_;
 };

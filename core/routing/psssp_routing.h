@@ -30,8 +30,9 @@ struct RoutingOptions {
   // only sources and destinations of load (only).
   std::vector<Guid> guid_list;
   enum class GuidListMode { priority, only } guid_list_mode = GuidListMode::priority;
-  // Worker threads (0 = hardware concurrency). The LFTs do not depend on it.
-  unsigned threads = 1;
+  // Worker threads (0 = hardware concurrency): BFS per switch and the fast
+  // effort's speculative refinement. The LFTs do not depend on it.
+  unsigned threads = 0;
 
   // --- Tuning knobs; the defaults are the measured best (psssp-route.md). ---
   // Destination order: round-robin over destination switches (interleaved:

@@ -169,13 +169,41 @@ TEST(Routing, AutomaticEffortFollowsTheWork) {
   RoutingOptions fast;
   fast.effort = RoutingOptions::Effort::fast;
   EXPECT_TRUE(route_psssp(f, fast).lfts == limited.lfts);
-  // Affinity off, full effort: only the refinement passes differ from fast.
+  // Affinity off, full effort: only the refinement differs from fast (more
+  // passes; ties re-drawn instead of kept), so the first routing is fast's.
   RoutingOptions plain_full;
   plain_full.effort = RoutingOptions::Effort::full;
   plain_full.source_affinity = plain_full.root_affinity = 0.0;
-  plain_full.refine_passes = 1;
+  plain_full.refine_passes = 0;
   plain_full.order = RoutingOptions::Order::switches;  // fast effort's order
-  EXPECT_TRUE(route_psssp(f, plain_full).lfts == limited.lfts);
+  fast.refine_passes = 0;
+  EXPECT_TRUE(route_psssp(f, plain_full).lfts == route_psssp(f, fast).lfts);
+}
+
+TEST(Routing, SpeculativeRefinementMatchesOneThread) {
+  // Fast effort refines with as many searches at a time as threads; the
+  // batches are cut at the first changed column, so tables and loads are
+  // those of one thread. Some fabrics change columns in the pass (so some
+  // speculation is discarded), the fat tree does not.
+  bool some_pass_changes_tables = false;
+  for (const Fabric& f :
+       {testing::make_torus({4, 4}, 2), testing::make_random(40, 6, 3, 9),
+        testing::make_kary_ntree(6, 3).fabric, testing::make_torus({3, 3, 3}, 1)}) {
+    RoutingOptions o;
+    o.effort = RoutingOptions::Effort::fast;
+    const RoutingResult one = route_psssp(f, o);
+    o.refine_passes = 0;
+    some_pass_changes_tables |= !(route_psssp(f, o).lfts == one.lfts);
+    o.refine_passes = 1;
+    for (const unsigned threads : {2u, 3u, 5u}) {
+      o.threads = threads;
+      const RoutingResult many = route_psssp(f, o);
+      EXPECT_TRUE(many.lfts == one.lfts) << threads << " threads";
+      EXPECT_EQ(many.channel_load, one.channel_load) << threads << " threads";
+      EXPECT_EQ(many.converged, one.converged);
+    }
+  }
+  EXPECT_TRUE(some_pass_changes_tables);
 }
 
 TEST(Routing, AutomaticOrderKeepsTheBetterEstimate) {

@@ -46,6 +46,9 @@ struct Layers {
 struct TieRule {
   std::uint32_t key = 0;  // the destination's rank on its switch
   bool by_path = false;   // order candidates by path rank instead of port
+  // Refinement: a vertex whose current next hop (tree.next_edge on entry)
+  // is among the tied candidates keeps it.
+  bool keep_current = false;
 };
 
 // Endpoint affinity for one search (endpoint_affinity.h); default: none.
@@ -80,9 +83,11 @@ void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double*
 void bounded_search(const RoutingGraph& g, const Layers& layers, const double* weight,
                     unsigned max_extra_hops, double hop_weight, SearchTree& tree);
 
-// The tie-break over a candidate list (costs and edges in port order).
+// The tie-break over a candidate list (costs and edges in port order);
+// current: the vertex's next hop before the search (TieRule::keep_current).
 EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const double* cost,
-                      const EdgeId* cand, std::uint32_t n, double best, TieRule tie);
+                      const EdgeId* cand, std::uint32_t n, double best, TieRule tie,
+                      EdgeId current);
 
 // Path ranks of BFS positions [begin, end) (one layer, next hops chosen),
 // from those of the previous layer [previous, begin).
