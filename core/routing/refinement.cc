@@ -1,0 +1,162 @@
+// Refinement: rip up and reroute every load-carrying LID once per pass, in
+// round-robin order over the switches; with threads, speculatively
+// (psssp-route.md, "Determinism and threads").
+#include <algorithm>
+
+#include "router.h"
+
+namespace psssp::routing {
+
+bool Router::speculative() const {
+  if (team_.size() <= 1 || !keep_ties_ || !options_.minimal || options_.boost_kernel) return false;
+  for (const auto& [begin, end] : refine_order_)
+    if (end - begin != 1) return false;
+  return true;
+}
+
+std::size_t Router::refine_speculatively() {
+  const auto& dests = problem_.destinations;
+  const unsigned width = team_.size();
+  if (slots_.empty()) {
+    spare_loads_.reserve(width - 1);  // slot 0 is the router's own state
+    spare_trees_.reserve(width - 1);
+    slots_.push_back(Slot{&loads_, &tree_, {}, false});
+    for (unsigned k = 1; k < width; ++k) {
+      spare_loads_.push_back(loads_);
+      spare_trees_.emplace_back(graph_.vertex_count);
+      slots_.push_back(Slot{&spare_loads_.back(), &spare_trees_.back(), {}, false});
+    }
+  }
+  // Every slot's loads equal loads_ here and after each batch. Where most
+  // columns change (a pass far from its fixed point), speculation is
+  // mostly discarded: the pass then goes on one LID at a time for a while
+  // (doubling while speculation keeps failing) and re-copies the loads
+  // into the slots before it speculates again.
+  std::size_t changed = 0;
+  std::size_t alone = 0, backoff = kMinBackoff;
+  bool slots_stale = false;
+  std::vector<const Destination*> batch;
+  for (std::size_t next = 0; next < refine_order_.size();) {
+    if (alone > 0) {
+      const auto& [begin, end] = refine_order_[next++];
+      changed += refine_port(begin, end);
+      slots_stale = true;
+      --alone;
+      continue;
+    }
+    if (slots_stale)
+      for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
+    slots_stale = false;
+    batch.clear();
+    // Each search reorders its root's DAG lists: one search per switch.
+    while (batch.size() < width && next + batch.size() < refine_order_.size()) {
+      const Destination& d = dests[refine_order_[next + batch.size()].first];
+      bool same_root = false;
+      for (const Destination* b : batch) same_root |= b->vertex == d.vertex;
+      if (same_root) break;
+      batch.push_back(&d);
+    }
+    team_.run_each(static_cast<std::uint32_t>(batch.size()),
+                   [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k]); });
+    std::size_t first = 0;
+    while (first < batch.size() && !slots_[first].changed) ++first;
+    if (first < batch.size()) {
+      commit_slot(batch, first);
+      ++changed;
+      next += first + 1;
+    } else {
+      next += batch.size();
+    }
+    if (first + 1 < batch.size()) {  // searches were discarded
+      alone = backoff;
+      backoff = std::min(2 * backoff, kMaxBackoff);
+    } else {
+      backoff = kMinBackoff;
+    }
+  }
+  return changed;
+}
+
+void Router::refine_in_slot(const Destination& d, Slot& slot) {
+  const Layers layers = layers_of(d);
+  const PortNum* current = column(d.lid);
+  slot.column.assign(current, current + graph_.vertex_count);
+  tree_from_columns(d, layers, *slot.tree);
+  const std::uint32_t at_root = root_sources(d);
+  slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
+  search(d, layers, *slot.tree, slot.loads->weights(), slot.column.data(), true);
+  slot.changed = !std::equal(slot.column.begin(), slot.column.end(), current);
+  if (!slot.changed) slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
+}
+
+void Router::commit_slot(const std::vector<const Destination*>& batch, std::size_t first) {
+  const Destination& d = *batch[first];
+  const Layers layers = layers_of(d);
+  tree_from_columns(d, layers, old_tree_);
+  Slot& winner = slots_[first];
+  std::copy(winner.column.begin(), winner.column.end(), column(d.lid));
+  const std::uint32_t* sources = problem_.sources_at.data();
+  winner.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    if (k == first) continue;
+    Slot& slot = slots_[k];
+    if (k < batch.size() && slot.changed) {  // discarded: put its old tree back
+      const Destination& other = *batch[k];
+      tree_from_columns(other, layers_of(other), *slot.tree);
+      slot.loads->apply_tree(*slot.tree, sources, root_sources(other), +1);
+    }
+    slot.loads->apply_tree(old_tree_, sources, root_sources(d), -1);
+    slot.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+  }
+}
+
+std::size_t Router::refine() {
+  if (refine_order_.empty()) refine_order_ = refinement_order();
+  if (speculative()) return refine_speculatively();
+  std::size_t changed = 0;
+  for (const auto& [begin, end] : refine_order_) changed += refine_port(begin, end);
+  return changed;
+}
+
+std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
+  const auto& dests = problem_.destinations;
+  std::size_t changed = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const Destination& d = dests[i];
+    const Layers layers = layers_of(d);
+    for (std::size_t j = begin; j < end; ++j)
+      if (j != i) {
+        tree_from_columns(dests[j], layers, tree_);
+        loads_.penalize(tree_, lmc_penalty());
+      }
+    tree_from_columns(d, layers, tree_);
+    add_tree(d, -1);
+    previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
+    search(d, layers, tree_, loads_.weights(), column(d.lid), true);
+    if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+    add_tree(d, +1);
+    loads_.clear_penalties();
+  }
+  return changed;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> Router::refinement_order() const {
+  const auto& dests = problem_.destinations;
+  std::vector<std::uint32_t> seen(graph_.vertex_count, 0);
+  std::vector<std::pair<std::uint64_t, std::pair<std::size_t, std::size_t>>> keyed;
+  for (std::size_t begin = 0, end = 0; begin < dests.size(); begin = end) {
+    end = begin + 1;
+    while (end < dests.size() && dests[end].port == dests[begin].port) ++end;
+    const Vertex v = dests[begin].vertex;
+    if (v == kNoVertexId || !dests[begin].loads) continue;
+    keyed.push_back({(std::uint64_t{seen[v]++} << 32) | v, {begin, end}});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<std::size_t, std::size_t>> order;
+  order.reserve(keyed.size());
+  for (const auto& k : keyed) order.push_back(k.second);
+  return order;
+}
+
+}  // namespace psssp::routing

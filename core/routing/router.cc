@@ -1,0 +1,185 @@
+// The first pass, the searches and the LFT columns of the router.
+#include "router.h"
+
+#include <algorithm>
+
+namespace psssp::routing {
+
+RoutingResult Router::run() {
+  RoutingResult result;
+  result.unreachable = problem_.unroutable;
+  for (const Destination& d : problem_.destinations)
+    if (d.vertex != kNoVertexId) column(d.lid)[d.vertex] = d.final_port;
+
+  std::vector<bool> roots(graph_.vertex_count, false);
+  std::size_t root_count = 0;
+  for (const Destination& d : problem_.destinations)
+    if (d.vertex != kNoVertexId && !roots[d.vertex]) {
+      roots[d.vertex] = true;
+      ++root_count;
+    }
+  // Edge lists of every minimal-hop DAG save the layered kernel its hop
+  // tests; skipped when they would take more than ~1 GiB.
+  const bool dag_lists =
+      options_.minimal && !options_.boost_kernel &&
+      static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
+  layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
+  result.full_effort = full_effort();
+  // Fast effort refines by keeping ties: a pass changes only columns that
+  // improve, which lets threads check each other's speculative searches.
+  keep_ties_ = !result.full_effort;
+  if (result.full_effort)
+    affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
+                                 options_.root_affinity);
+  const unsigned passes =
+      result.full_effort ? options_.refine_passes : std::min(options_.refine_passes, 1u);
+
+  // Per switch: how many load-carrying LIDs its sources reach (host links).
+  std::vector<double> reached_loads(graph_.vertex_count, 0.0);
+  std::vector<double> host_down(fabric_.channel_count(), 0.0);
+  PortRef current_port;
+  for (const Destination& d : problem_.destinations) {
+    if (d.vertex == kNoVertexId) continue;
+    if (d.port != current_port) {
+      loads_.clear_penalties();
+      current_port = d.port;
+    }
+    const Layers layers = layers_of(d);
+    search(d, layers, tree_, loads_.weights(), column(d.lid), false);
+    if (d.loads) {
+      const double arriving = add_tree(d, +1);
+      if (d.final_port != 0)
+        host_down[fabric_.channel(PortRef{graph_.view.node_of_vertex[d.vertex], d.final_port})] +=
+            arriving;
+      for (std::uint32_t i = 0; i < layers.reached; ++i) reached_loads[layers.order[i]] += 1.0;
+    }
+    if (fabric_.port(d.port).lid_count() > 1) loads_.penalize(tree_, lmc_penalty());
+    if (layers.reached < graph_.vertex_count && d.lid == fabric_.port(d.port).lid)
+      result.unreachable.push_back(unreachable_message(d, layers.reached));
+  }
+  loads_.clear_penalties();
+
+  while (result.refine_passes_run < passes && !result.converged) {
+    result.converged = refine() == 0;
+    ++result.refine_passes_run;
+  }
+  result.lfts = transpose_columns();
+
+  result.channel_load = host_down;
+  for (EdgeId e = 0; e < graph_.edge_count(); ++e)
+    result.channel_load[graph_.channel[e]] += loads_.routes()[e];
+  add_host_up_loads(reached_loads, result.channel_load);
+  return result;
+}
+
+Layers Router::layers_of(const Destination& d) {
+  Layers l{d.vertex, layers_.hops(d.vertex), layers_.order(d.vertex), layers_.reached(d.vertex)};
+  if (layers_.has_dag_lists()) {
+    l.dag = layers_.dag(d.vertex);
+    l.dag_begin = layers_.dag_begin(d.vertex);
+  }
+  return l;
+}
+
+ForwardingTables Router::transpose_columns() const {
+  ForwardingTables lfts(fabric_);
+  const std::size_t n = graph_.vertex_count, lids = lfts.lid_count();
+  constexpr std::size_t kBlock = 64;
+  for (std::size_t v0 = 0; v0 < n; v0 += kBlock)
+    for (std::size_t l0 = 0; l0 < lids; l0 += kBlock)
+      for (std::size_t v = v0; v < std::min(n, v0 + kBlock); ++v) {
+        PortNum* row = lfts.row(graph_.view.node_of_vertex[v]);
+        for (std::size_t l = l0; l < std::min(lids, l0 + kBlock); ++l) row[l] = columns_[l * n + v];
+      }
+  return lfts;
+}
+
+bool Router::full_effort() const {
+  using Effort = RoutingOptions::Effort;
+  if (options_.effort == Effort::fast || !layers_.has_dag_lists()) return false;
+  if (options_.effort == Effort::full) return true;
+  double visits = 0.0;
+  for (const Destination& d : problem_.destinations)
+    if (d.vertex != kNoVertexId && d.loads)
+      visits += layers_.dag_begin(d.vertex)[layers_.reached(d.vertex)];
+  return visits <= options_.full_effort_limit;
+}
+
+double Router::add_tree(const Destination& d, int sign) {
+  const double arriving =
+      loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), sign);
+  affinity_.apply_tree(graph_, tree_, loads_.subtree_sources(), sign);
+  return arriving;
+}
+
+void Router::search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
+                    PortNum* col, bool refining) const {
+  using Tie = RoutingOptions::TieBreak;
+  const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
+  const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path, refining && keep_ties_};
+  // The 2^LMC LIDs of a port are meant to take different paths; affinity
+  // would pull them together, so their searches go without it.
+  const AffinityView affinity =
+      fabric_.port(d.port).lid_count() > 1 ? AffinityView{} : affinity_.view(d.vertex);
+  if (options_.minimal && !options_.boost_kernel)
+    layered_search(graph_, layers, w, tie, tree, affinity);
+  else if (!options_.minimal)
+    bounded_search(graph_, layers, w, options_.max_extra_hops, options_.hop_weight, tree);
+  else
+    boost_dag_search(graph_, layers, w, tie, tree);
+  for (std::size_t i = 1; i < tree.order.size(); ++i) {
+    const Vertex u = tree.order[i];
+    col[u] = graph_.out_port[tree.next_edge[u]];
+  }
+}
+
+void Router::tree_from_columns(const Destination& d, const Layers& layers, SearchTree& tree) const {
+  tree.order.assign(layers.order, layers.order + layers.reached);
+  const PortNum* col = column(d.lid);
+  for (std::uint32_t i = 1; i < layers.reached; ++i) {
+    const Vertex u = tree.order[i];
+    tree.next_edge[u] = graph_.edge_at_port(u, col[u]);
+  }
+  if (options_.minimal) return;
+  std::vector<std::uint32_t> depth(graph_.vertex_count, 0);
+  std::vector<bool> known(graph_.vertex_count, false);
+  known[layers.root] = true;
+  std::vector<Vertex> chain;
+  for (const Vertex start : tree.order) {
+    Vertex u = start;
+    while (!known[u]) {
+      chain.push_back(u);
+      u = graph_.target[tree.next_edge[u]];
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      depth[*it] = depth[graph_.target[tree.next_edge[*it]]] + 1;
+      known[*it] = true;
+    }
+    chain.clear();
+  }
+  std::stable_sort(tree.order.begin(), tree.order.end(),
+                   [&](Vertex a, Vertex b) { return depth[a] < depth[b]; });
+}
+
+void Router::add_host_up_loads(const std::vector<double>& reached_loads,
+                               std::vector<double>& channel_load) const {
+  std::vector<double> own(fabric_.channel_count(), 0.0);
+  for (const Destination& d : problem_.destinations)
+    if (d.loads && d.vertex != kNoVertexId) own[fabric_.channel(d.port)] += 1.0;
+  for (std::size_t s = 0; s < problem_.source_ports.size(); ++s) {
+    const ChannelId c = fabric_.channel(problem_.source_ports[s]);
+    channel_load[c] += reached_loads[problem_.source_vertex[s]] - own[c];
+  }
+}
+
+std::string Router::unreachable_message(const Destination& d, std::uint32_t reached) const {
+  const Port& port = fabric_.port(d.port);
+  std::string lids = std::to_string(port.lid);
+  if (port.lid_count() > 1) lids += "-" + std::to_string(port.lid + port.lid_count() - 1);
+  return "LID " + lids + " (" + describe_node(fabric_, d.port.node) + " port " +
+         std::to_string(d.port.port) + "): no route from " +
+         std::to_string(graph_.vertex_count - reached) + " of " +
+         std::to_string(graph_.vertex_count) + " switches (not connected)";
+}
+
+}  // namespace psssp::routing

@@ -1,0 +1,156 @@
+// The P-SSSP router for one destination order (internal to route_psssp):
+// destinations in order, one search each, the tree into the LFT columns and
+// its routes into the link loads; then the refinement passes.
+//  - router.cc: the first pass, searches, LFT columns, results
+//  - refinement.cc: rip-up and reroute passes, sequential or speculative
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "destinations.h"
+#include "endpoint_affinity.h"
+#include "hop_layers.h"
+#include "link_loads.h"
+#include "parallel.h"
+#include "psssp_routing.h"
+#include "routing_graph.h"
+#include "search_kernels.h"
+#include "worker_team.h"
+
+namespace psssp::routing {
+
+class Router {
+ public:
+  Router(const Fabric& fabric, const RoutingOptions& options)
+      : fabric_(fabric),
+        options_(options),
+        graph_(make_routing_graph(fabric)),
+        problem_(make_problem(fabric, graph_, options)),
+        loads_(graph_, options),
+        tree_(graph_.vertex_count),
+        team_(effective_threads(options.threads)),
+        columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
+
+  // The hosts whose traffic adds load (RoutingProblem::source_ports).
+  const std::vector<PortRef>& load_sources() const { return problem_.source_ports; }
+
+  RoutingResult run();
+
+ private:
+  Layers layers_of(const Destination& d);
+
+  // LFT entries are written per LID (contiguous here) and transposed into
+  // per-switch rows at the end: much cheaper than one cache miss per switch.
+  PortNum* column(Lid lid) {
+    return &columns_[static_cast<std::size_t>(lid) * graph_.vertex_count];
+  }
+  const PortNum* column(Lid lid) const {
+    return &columns_[static_cast<std::size_t>(lid) * graph_.vertex_count];
+  }
+
+  ForwardingTables transpose_columns() const;
+
+  // Full effort: minimal-hop DAG lists (the affinity needs the layered
+  // kernel with them) and, in automatic mode, a small enough pass.
+  bool full_effort() const;
+
+  // One destination's tree (tree_) into the link loads and the affinities.
+  double add_tree(const Destination& d, int sign);
+
+  static constexpr std::size_t kMinBackoff = 4, kMaxBackoff = 256;
+
+  // A speculative search's own copy of everything a refinement step writes.
+  struct Slot {
+    LinkLoads* loads;
+    SearchTree* tree;
+    std::vector<PortNum> column;
+    bool changed = false;
+  };
+
+  // Threads may refine speculatively when every step is one LID (no LMC
+  // penalties), without affinity, with the layered kernel.
+  bool speculative() const;
+
+  // The refinement pass with team_.size() searches at a time. Searches k of a
+  // batch each start from the loads of the sequential pass at the batch's
+  // start minus their own tree: exactly what the sequential pass gives them
+  // as long as no earlier search of the batch changed its column (ripping up
+  // and re-adding the same tree restores the loads exactly: integer route
+  // counts). The batch is accepted up to its first changed column; the
+  // searches after it are discarded and redone in the next batch. Same
+  // tables and loads as refine() with one thread.
+  std::size_t refine_speculatively();
+
+  // One refinement step on a slot's own loads; an unchanged column puts its
+  // tree back, so the slot's loads are the batch's starting loads again.
+  void refine_in_slot(const Destination& d, Slot& slot);
+
+  // The batch's first changed step becomes final: its column goes into the
+  // tables and every slot's loads move to the loads after it.
+  void commit_slot(const std::vector<const Destination*>& batch, std::size_t first);
+
+  // Rip-up and reroute every load-carrying LID once, in routing order. The
+  // other LIDs of its port keep their penalty so LMC paths stay apart.
+  // Returns how many LIDs got a different table column.
+  std::size_t refine();
+
+  // Rip-up and reroute the LIDs [begin, end) of one port, one after another;
+  // returns how many got a different column.
+  std::size_t refine_port(std::size_t begin, std::size_t end);
+
+  // The load-carrying ports (ranges of their LIDs in routing order) round
+  // robin over their switches: the first port of every switch, then the
+  // second, ... Re-routed one switch after another, the ports of a switch
+  // would each see the others' fresh changes first; spread out they see
+  // everybody's (psssp-route.md: 2-level tree 0.635 -> 0.637, hypercube
+  // 0.498 -> 0.499).
+  std::vector<std::pair<std::size_t, std::size_t>> refinement_order() const;
+
+  // Comparable with the heaviest tree a single LID can add to one link.
+  double lmc_penalty() const {
+    return std::max<double>(1.0, static_cast<double>(problem_.source_ports.size()));
+  }
+
+  std::uint32_t root_sources(const Destination& d) const {
+    return problem_.sources_at[d.vertex] - (d.self_source ? 1u : 0u);
+  }
+
+  // Searches into `tree` over weights `w` and writes the destination's LFT
+  // column `col`. Refining: a switch keeps its next hop on ties (fast effort).
+  void search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
+              PortNum* col, bool refining) const;
+
+  // Rebuilds a destination's tree from its LFT column (for rip-up). Every
+  // vertex must come after its next hop: BFS order does that for minimal
+  // trees, a depth sort for bounded ones.
+  void tree_from_columns(const Destination& d, const Layers& layers, SearchTree& tree) const;
+
+  // A source's own link carries its routes to every load-carrying LID its
+  // switch reaches, except its own.
+  void add_host_up_loads(const std::vector<double>& reached_loads,
+                         std::vector<double>& channel_load) const;
+
+  std::string unreachable_message(const Destination& d, std::uint32_t reached) const;
+
+  const Fabric& fabric_;
+  const RoutingOptions& options_;
+  RoutingGraph graph_;
+  RoutingProblem problem_;
+  LinkLoads loads_;
+  SearchTree tree_;
+  SearchTree old_tree_{graph_.vertex_count};  // scratch of commit_slot
+  EndpointAffinity affinity_;                 // empty unless full effort
+  std::vector<PortNum> previous_;             // scratch: a column before its refinement
+  std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
+  bool keep_ties_ = false;  // refinement keeps next hops on ties (fast effort)
+  WorkerTeam team_;
+  std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
+  std::vector<LinkLoads> spare_loads_;
+  std::vector<SearchTree> spare_trees_;
+  std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
+  HopLayers layers_;
+};
+
+}  // namespace psssp::routing
