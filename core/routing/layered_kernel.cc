@@ -195,15 +195,18 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
       // Candidates are tied in nearly every search of a symmetric fabric, so
       // the path ranks are gathered in the same pass as the costs.
       if (tie.by_path) {
-        EdgeId e = first + offsets[0];
-        Vertex v = target[e];
-        best = cost[0] = dist[v] + weight[e];
+        // u's edges: the offsets index these directly.
+        const Vertex* to = target + first;
+        const double* w = weight + first;
+        Vertex v = to[offsets[0]];
+        best = cost[0] = dist[v] + w[offsets[0]];
         std::uint32_t previous_rank = rank[0] = ranks[v];
         bool unsorted = false;
+#pragma GCC unroll 4
         for (std::uint32_t j = 1; j < n; ++j) {
-          e = first + offsets[j];
-          v = target[e];
-          const double c = dist[v] + weight[e];
+          const std::uint8_t o = offsets[j];
+          v = to[o];
+          const double c = dist[v] + w[o];
           const std::uint32_t r = ranks[v];
           cost[j] = c;
           rank[j] = r;
@@ -244,6 +247,7 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
       // the (key mod count)-th of them is pick_candidate's choice.
       const double limit = tie_limit(best);
       std::uint32_t count = 0;
+#pragma GCC unroll 4
       for (std::uint32_t j = 0; j < n; ++j) {
         tied[count] = static_cast<std::uint8_t>(j);
         count += cost[j] <= limit ? 1u : 0u;
