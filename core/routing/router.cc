@@ -38,6 +38,7 @@ RoutingResult Router::run() {
   std::vector<double> reached_loads(graph_.vertex_count, 0.0);
   std::vector<double> host_down(fabric_.channel_count(), 0.0);
   PortRef current_port;
+  std::vector<const Destination*> later;
   for (const Destination& d : problem_.destinations) {
     if (d.vertex == kNoVertexId) continue;
     if (d.port != current_port) {
@@ -45,6 +46,12 @@ RoutingResult Router::run() {
       current_port = d.port;
     }
     const Layers layers = layers_of(d);
+    if (layers.reached < graph_.vertex_count && d.lid == fabric_.port(d.port).lid)
+      result.unreachable.push_back(unreachable_message(d, layers.reached));
+    if (!d.loads && fabric_.port(d.port).lid_count() == 1) {
+      later.push_back(&d);
+      continue;
+    }
     search(d, layers, tree_, loads_.weights(), column(d.lid), false);
     if (d.loads) {
       const double arriving = add_tree(d, +1);
@@ -54,8 +61,6 @@ RoutingResult Router::run() {
       for (std::uint32_t i = 0; i < layers.reached; ++i) reached_loads[layers.order[i]] += 1.0;
     }
     if (fabric_.port(d.port).lid_count() > 1) loads_.penalize(tree_, lmc_penalty());
-    if (layers.reached < graph_.vertex_count && d.lid == fabric_.port(d.port).lid)
-      result.unreachable.push_back(unreachable_message(d, layers.reached));
   }
   loads_.clear_penalties();
 
@@ -63,6 +68,7 @@ RoutingResult Router::run() {
     result.converged = refine() == 0;
     ++result.refine_passes_run;
   }
+  route_without_load(later);
   result.lfts = transpose_columns();
 
   result.channel_load = host_down;
@@ -180,6 +186,32 @@ std::string Router::unreachable_message(const Destination& d, std::uint32_t reac
          std::to_string(d.port.port) + "): no route from " +
          std::to_string(graph_.vertex_count - reached) + " of " +
          std::to_string(graph_.vertex_count) + " switches (not connected)";
+}
+
+void Router::route_without_load(const std::vector<const Destination*>& later) {
+  // Tasks of whole switches (a search reorders its root's DAG lists), about 8
+  // per thread, each with its own search tree; no loads change, so neither
+  // the order nor the thread running a task matters.
+  std::vector<const Destination*> by_root(later);
+  std::stable_sort(by_root.begin(), by_root.end(), [](const Destination* a, const Destination* b) {
+    return a->vertex < b->vertex;
+  });
+  std::vector<std::size_t> starts;  // where each switch's LIDs begin
+  for (std::size_t i = 0; i < by_root.size(); ++i)
+    if (i == 0 || by_root[i]->vertex != by_root[i - 1]->vertex) starts.push_back(i);
+  starts.push_back(by_root.size());
+  const std::size_t switches = starts.size() - 1;
+  const std::uint32_t tasks =
+      static_cast<std::uint32_t>(std::min<std::size_t>(switches, 8u * team_.size()));
+  team_.run_each(tasks, [&](std::uint32_t k) {
+    SearchTree tree(graph_.vertex_count);
+    const std::size_t from = starts[switches * k / tasks];
+    const std::size_t to = starts[switches * (k + 1) / tasks];
+    for (std::size_t i = from; i < to; ++i) {
+      const Destination& d = *by_root[i];
+      search(d, layers_of(d), tree, loads_.weights(), column(d.lid), false);
+    }
+  });
 }
 
 }  // namespace psssp::routing

@@ -117,6 +117,10 @@ class Router {
     return problem_.sources_at[d.vertex] - (d.self_source ? 1u : 0u);
   }
 
+  // After the refinement: the single-LID destinations that add no load
+  // (switch LIDs by default), against the final loads, on all threads.
+  void route_without_load(const std::vector<const Destination*>& later);
+
   // Searches into `tree` over weights `w` and writes the destination's LFT
   // column `col`. Refining: a switch keeps its next hop on ties (fast effort).
   void search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
