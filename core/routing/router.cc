@@ -5,9 +5,9 @@
 
 namespace psssp::routing {
 
-RoutingResult Router::run() {
-  RoutingResult result;
-  result.unreachable = problem_.unroutable;
+bool Router::prepare() {
+  if (prepared_) return full_effort_;
+  prepared_ = true;
   for (const Destination& d : problem_.destinations)
     if (d.vertex != kNoVertexId) column(d.lid)[d.vertex] = d.final_port;
 
@@ -24,13 +24,21 @@ RoutingResult Router::run() {
       options_.minimal && !options_.boost_kernel &&
       static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
   layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
-  result.full_effort = full_effort();
+  full_effort_ = full_effort();
   // Fast effort refines by keeping ties: a pass changes only columns that
   // improve, which lets threads check each other's speculative searches.
-  keep_ties_ = !result.full_effort;
-  if (result.full_effort)
+  keep_ties_ = !full_effort_;
+  if (full_effort_)
     affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
                                  options_.root_affinity);
+  return full_effort_;
+}
+
+RoutingResult Router::run() {
+  prepare();
+  RoutingResult result;
+  result.unreachable = problem_.unroutable;
+  result.full_effort = full_effort_;
   const unsigned passes =
       result.full_effort ? options_.refine_passes : std::min(options_.refine_passes, 1u);
 

@@ -36,6 +36,9 @@ class Router {
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
   const std::vector<PortRef>& load_sources() const { return problem_.source_ports; }
 
+  // The BFS per switch and the choice of effort (run() calls it if needed);
+  // returns whether the routing will be full effort.
+  bool prepare();
   RoutingResult run();
 
  private:
@@ -148,6 +151,8 @@ class Router {
   EndpointAffinity affinity_;                 // empty unless full effort
   std::vector<PortNum> previous_;             // scratch: a column before its refinement
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
+  bool prepared_ = false;
+  bool full_effort_ = false;
   bool keep_ties_ = false;  // refinement keeps next hops on ties (fast effort)
   WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
