@@ -74,6 +74,8 @@ std::size_t Router::refine_speculatively() {
       backoff = kMinBackoff;
     }
   }
+  if (slots_stale)  // the invariant for the next pass
+    for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
   return changed;
 }
 
