@@ -290,6 +290,33 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
     search_range<false>(g, layers, weight, tie, tree, begin, end, affinity);
 }
 
+bool layered_tree_stays(const RoutingGraph& g, const Layers& layers, const double* weight,
+                        SearchTree& tree) {
+  if (!layers.dag) return false;
+  const Vertex* target = g.target.data();
+  double* dist = tree.dist.data();
+  dist[layers.root] = 0.0;
+  for (std::uint32_t i = 1; i < layers.reached; ++i) {
+    const Vertex u = layers.order[i];
+    const EdgeId first = g.first_edge[u];
+    const std::uint8_t* offsets = layers.dag + layers.dag_begin[i];
+    const std::uint32_t n = layers.dag_begin[i + 1] - layers.dag_begin[i];
+    const Vertex* to = target + first;
+    const double* w = weight + first;
+    double best = dist[to[offsets[0]]] + w[offsets[0]];
+#pragma GCC unroll 4
+    for (std::uint32_t j = 1; j < n; ++j) {
+      const double c = dist[to[offsets[j]]] + w[offsets[j]];
+      best = c < best ? c : best;
+    }
+    // The kernel's own rule: the current hop is kept while it is tied.
+    const EdgeId current = tree.next_edge[u];
+    if (!(dist[target[current]] + weight[current] <= tie_limit(best))) return false;
+    dist[u] = best;
+  }
+  return true;
+}
+
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
                     SearchTree& tree, const AffinityView& affinity) {
   tree.order.resize(layers.reached);

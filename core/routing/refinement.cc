@@ -56,8 +56,14 @@ std::size_t Router::refine_speculatively() {
       if (same_root) break;
       batch.push_back(&d);
     }
+    const bool check = check_next();
     team_.run_each(static_cast<std::uint32_t>(batch.size()),
-                   [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k]); });
+                   [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k], check); });
+    if (check) {
+      bool stayed = true;
+      for (std::size_t k = 0; k < batch.size(); ++k) stayed &= !slots_[k].check_failed;
+      checked(stayed);
+    }
     std::size_t first = 0;
     while (first < batch.size() && !slots_[first].changed) ++first;
     if (first < batch.size()) {
@@ -79,15 +85,21 @@ std::size_t Router::refine_speculatively() {
   return changed;
 }
 
-void Router::refine_in_slot(const Destination& d, Slot& slot) {
+void Router::refine_in_slot(const Destination& d, Slot& slot, bool check) {
   const Layers layers = layers_of(d);
   const PortNum* current = column(d.lid);
-  slot.column.assign(current, current + graph_.vertex_count);
   tree_from_columns(d, layers, *slot.tree);
   const std::uint32_t at_root = root_sources(d);
   slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
-  search(d, layers, *slot.tree, slot.loads->weights(), slot.column.data(), true);
-  slot.changed = !std::equal(slot.column.begin(), slot.column.end(), current);
+  slot.check_failed = false;
+  if (check && layered_tree_stays(graph_, layers, slot.loads->weights(), *slot.tree)) {
+    slot.changed = false;
+  } else {
+    slot.check_failed = check;
+    slot.column.assign(current, current + graph_.vertex_count);
+    search(d, layers, *slot.tree, slot.loads->weights(), slot.column.data(), true);
+    slot.changed = !std::equal(slot.column.begin(), slot.column.end(), current);
+  }
   if (!slot.changed) slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
 }
 
@@ -112,6 +124,23 @@ void Router::commit_slot(const std::vector<const Destination*>& batch, std::size
   }
 }
 
+bool Router::check_next() {
+  if (!keep_ties_ || !layers_.has_dag_lists() || !options_.minimal || options_.boost_kernel)
+    return false;
+  if (check_skip_ == 0) return true;
+  --check_skip_;
+  return false;
+}
+
+void Router::checked(bool stayed) {
+  if (stayed) {
+    check_backoff_ = kMinBackoff;
+  } else {
+    check_skip_ = check_backoff_;
+    check_backoff_ = std::min(2 * check_backoff_, kMaxBackoff);
+  }
+}
+
 std::size_t Router::refine() {
   if (refine_order_.empty()) refine_order_ = refinement_order();
   if (speculative()) return refine_speculatively();
@@ -133,9 +162,14 @@ std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
       }
     tree_from_columns(d, layers, tree_);
     add_tree(d, -1);
-    previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
-    search(d, layers, tree_, loads_.weights(), column(d.lid), true);
-    if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+    const bool check = check_next();
+    const bool stays = check && layered_tree_stays(graph_, layers, loads_.weights(), tree_);
+    if (check) checked(stays);
+    if (!stays) {
+      previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
+      search(d, layers, tree_, loads_.weights(), column(d.lid), true);
+      if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+    }
     add_tree(d, +1);
     loads_.clear_penalties();
   }

@@ -70,6 +70,7 @@ class Router {
     SearchTree* tree;
     std::vector<PortNum> column;
     bool changed = false;
+    bool check_failed = false;  // the stay check ran and the tree moved
   };
 
   // Threads may refine speculatively when every step is one LID (no LMC
@@ -88,7 +89,14 @@ class Router {
 
   // One refinement step on a slot's own loads; an unchanged column puts its
   // tree back, so the slot's loads are the batch's starting loads again.
-  void refine_in_slot(const Destination& d, Slot& slot);
+  void refine_in_slot(const Destination& d, Slot& slot, bool check);
+
+  // Fast effort: a refinement step first checks whether its tree stays
+  // (layered_tree_stays, about half a search) and searches only if not.
+  // Where trees keep moving the check is skipped for 4, 8, ... 256 steps
+  // after each failure. Either way the tables are the search's.
+  bool check_next();
+  void checked(bool stayed);
 
   // The batch's first changed step becomes final: its column goes into the
   // tables and every slot's loads move to the loads after it.
@@ -153,7 +161,9 @@ class Router {
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
   bool prepared_ = false;
   bool full_effort_ = false;
-  bool keep_ties_ = false;  // refinement keeps next hops on ties (fast effort)
+  bool keep_ties_ = false;
+  std::size_t check_skip_ = 0,
+              check_backoff_ = kMinBackoff;  // refinement keeps next hops on ties (fast effort)
   WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
   std::vector<LinkLoads> spare_loads_;

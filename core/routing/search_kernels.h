@@ -78,6 +78,14 @@ void layered_search(const RoutingGraph& g, const Layers& layers, const double* w
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
                           TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
                           const AffinityView& affinity = {});
+// Refinement with TieRule::keep_current: whether layered_search would leave
+// `tree` (next hops on entry, order = layers.order) as it is, i.e. every
+// vertex's current next hop is among its cheapest candidates. Computes the
+// same dist; false (stopping at the first vertex that would move) means the
+// search must run. Needs the DAG lists. About half a search's work: no path
+// ranks, no tie selection.
+bool layered_tree_stays(const RoutingGraph& g, const Layers& layers, const double* weight,
+                        SearchTree& tree);
 void boost_dag_search(const RoutingGraph& g, const Layers& layers, const double* weight,
                       TieRule tie, SearchTree& tree);
 void bounded_search(const RoutingGraph& g, const Layers& layers, const double* weight,
