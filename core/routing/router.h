@@ -5,6 +5,7 @@
 //  - refinement.cc: rip-up and reroute passes, sequential or speculative
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +31,7 @@ class Router {
         problem_(make_problem(fabric, graph_, options)),
         loads_(graph_, options),
         tree_(graph_.vertex_count),
-        team_(effective_threads(options.threads)),
+        team_(std::min(effective_threads(options.threads), kMaxTeam)),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
 
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
@@ -63,6 +64,9 @@ class Router {
   double add_tree(const Destination& d, int sign);
 
   static constexpr std::size_t kMinBackoff = 4, kMaxBackoff = 256;
+  // Speculative batches wider than this rarely survive whole, and every
+  // slot keeps its own copy of the loads (6 MB on a 32-ary 3-tree).
+  static constexpr unsigned kMaxTeam = 8;
 
   // A speculative search's own copy of everything a refinement step writes.
   struct Slot {
@@ -161,9 +165,9 @@ class Router {
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
   bool prepared_ = false;
   bool full_effort_ = false;
-  bool keep_ties_ = false;
-  std::size_t check_skip_ = 0,
-              check_backoff_ = kMinBackoff;  // refinement keeps next hops on ties (fast effort)
+  bool keep_ties_ = false;      // refinement keeps next hops on ties (fast effort)
+  std::size_t check_skip_ = 0;  // stay checks: steps left without, and the next pause
+  std::size_t check_backoff_ = kMinBackoff;
   WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
   std::vector<LinkLoads> spare_loads_;
