@@ -30,11 +30,25 @@ bool WorkerTeam::run_one() {
   return true;
 }
 
+namespace {
+
+// Tells the core it is spinning: a hyperthread sibling gets the pipeline.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
 void WorkerTeam::helper() {
   for (;;) {
     for (unsigned spins = 0; spins < 4000; ++spins) {
       if (stop_.load(std::memory_order_acquire)) return;
-      if (run_one()) spins = 0;
+      if (run_one())
+        spins = 0;
+      else
+        cpu_relax();
     }
     std::unique_lock<std::mutex> lock(mutex_);
     sleepers_.fetch_add(1);
@@ -65,7 +79,10 @@ void WorkerTeam::run_each(std::uint32_t count, const Task& task) {
   }
   // Only tasks a helper has started can be outstanding.
   for (unsigned spins = 0; done_.load(std::memory_order_acquire) != count; ++spins)
-    if (spins > 2000) std::this_thread::yield();
+    if (spins > 2000)
+      std::this_thread::yield();
+    else
+      cpu_relax();
 }
 
 }  // namespace psssp::routing
