@@ -74,7 +74,7 @@ PluginOptions parse_plugin_options(const std::string& text) {
       need();
       const auto effort = parse_effort(value);
       if (!effort)
-        throw std::invalid_argument("option 'effort' is 'auto', 'full' or 'fast', got '" + value +
+        throw std::invalid_argument("option 'effort' is " + effort_choices() + ", got '" + value +
                                     "'");
       o.routing.effort = *effort;
     } else if (key == "vls") {

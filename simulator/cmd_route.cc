@@ -53,6 +53,14 @@ struct Usage {
   std::string message;
 };
 
+// An option value from option_names.h, or Usage listing the accepted words.
+template <typename Parse, typename Choices>
+auto parse_choice(const std::string& opt, const std::string& word, Parse parse, Choices choices) {
+  const auto value = parse(word);
+  if (!value) throw Usage{opt + " is " + choices() + ", not '" + word + "'"};
+  return *value;
+}
+
 unsigned parse_count(const char* opt, const char* text) {
   char* end = nullptr;
   const unsigned long v = std::strtoul(text, &end, 10);
@@ -100,10 +108,7 @@ Args parse(int argc, char** argv) {
     } else if (opt == "--refine") {
       a.options.refine_passes = parse_count(argv[i], value());
     } else if (opt == "--effort") {
-      const std::string e = value();
-      const auto effort = parse_effort(e);
-      if (!effort) throw Usage{"--effort is auto, full or fast, not '" + e + "'"};
-      a.options.effort = *effort;
+      a.options.effort = parse_choice(opt, value(), parse_effort, effort_choices);
     } else if (opt == "--affinity") {
       const std::string v = value();
       char* end = nullptr;
@@ -116,10 +121,7 @@ Args parse(int argc, char** argv) {
       a.options.source_affinity = source;
       a.options.root_affinity = root;
     } else if (opt == "--order") {
-      const std::string o = value();
-      const auto order = parse_order(o);
-      if (!order) throw Usage{"--order is auto, switches, interleaved or lid, not '" + o + "'"};
-      a.options.order = *order;
+      a.options.order = parse_choice(opt, value(), parse_order, order_choices);
     } else if (opt == "--threads") {
       a.options.threads = parse_count(argv[i], value());
     } else if (opt.size() > 1 && opt[0] == '-') {

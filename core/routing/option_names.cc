@@ -1,46 +1,58 @@
 #include "option_names.h"
 
+#include <cstddef>
+
 namespace psssp {
+namespace {
 
-std::optional<RoutingOptions::Effort> parse_effort(const std::string& name) {
-  using Effort = RoutingOptions::Effort;
-  if (name == "auto") return Effort::automatic;
-  if (name == "full") return Effort::full;
-  if (name == "fast") return Effort::fast;
+template <typename Enum>
+struct Named {
+  const char* name;
+  Enum value;
+};
+
+using Effort = RoutingOptions::Effort;
+using Order = RoutingOptions::Order;
+
+constexpr Named<Effort> kEfforts[] = {
+    {"auto", Effort::automatic}, {"full", Effort::full}, {"fast", Effort::fast}};
+constexpr Named<Order> kOrders[] = {{"auto", Order::automatic},
+                                    {"switches", Order::switches},
+                                    {"interleaved", Order::interleaved},
+                                    {"lid", Order::lid}};
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse(const Named<Enum> (&table)[N], const std::string& name) {
+  for (const Named<Enum>& n : table)
+    if (name == n.name) return n.value;
   return std::nullopt;
 }
 
-const char* effort_name(RoutingOptions::Effort effort) {
-  switch (effort) {
-    case RoutingOptions::Effort::full:
-      return "full";
-    case RoutingOptions::Effort::fast:
-      return "fast";
-    default:
-      return "auto";
-  }
+template <typename Enum, std::size_t N>
+const char* name_of(const Named<Enum> (&table)[N], Enum value) {
+  for (const Named<Enum>& n : table)
+    if (n.value == value) return n.name;
+  return "?";  // not reached: every value has a word
 }
 
-std::optional<RoutingOptions::Order> parse_order(const std::string& name) {
-  using Order = RoutingOptions::Order;
-  if (name == "auto") return Order::automatic;
-  if (name == "switches") return Order::switches;
-  if (name == "interleaved") return Order::interleaved;
-  if (name == "lid") return Order::lid;
-  return std::nullopt;
+template <typename Enum, std::size_t N>
+std::string choices(const Named<Enum> (&table)[N]) {
+  std::string out;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i > 0) out += i + 1 == N ? " or " : ", ";
+    out += std::string("'") + table[i].name + "'";
+  }
+  return out;
 }
 
-const char* order_name(RoutingOptions::Order order) {
-  switch (order) {
-    case RoutingOptions::Order::interleaved:
-      return "interleaved";
-    case RoutingOptions::Order::switches:
-      return "switches";
-    case RoutingOptions::Order::lid:
-      return "lid";
-    default:
-      return "auto";
-  }
-}
+}  // namespace
+
+std::optional<Effort> parse_effort(const std::string& name) { return parse(kEfforts, name); }
+const char* effort_name(Effort effort) { return name_of(kEfforts, effort); }
+std::string effort_choices() { return choices(kEfforts); }
+
+std::optional<Order> parse_order(const std::string& name) { return parse(kOrders, name); }
+const char* order_name(Order order) { return name_of(kOrders, order); }
+std::string order_choices() { return choices(kOrders); }
 
 }  // namespace psssp

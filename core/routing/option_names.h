@@ -1,5 +1,5 @@
 // Names of routing option values, shared by psssp-sim route and the plugin
-// options, so both accept and print the same words.
+// options, so both accept, print and list the same words (one table each).
 #pragma once
 
 #include <optional>
@@ -15,5 +15,9 @@ const char* effort_name(RoutingOptions::Effort effort);
 // "auto", "switches", "interleaved" or "lid"; nullopt for anything else.
 std::optional<RoutingOptions::Order> parse_order(const std::string& name);
 const char* order_name(RoutingOptions::Order order);
+
+// The accepted words for error messages: "'auto', 'full' or 'fast'".
+std::string effort_choices();
+std::string order_choices();
 
 }  // namespace psssp

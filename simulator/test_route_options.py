@@ -1,0 +1,31 @@
+"""psssp-sim route: a bad option value gets one message naming the option
+and the accepted words (from the shared option_names table), exit 2, and no
+output file."""
+
+import pytest
+from psssp_tools import binary, generate, run
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--effort", "max", "'auto', 'full' or 'fast'"),
+    ("--order", "best", "'auto', 'switches', 'interleaved' or 'lid'"),
+    ("--affinity", "3", "SOURCE,ROOT"),
+])
+def test_bad_value_is_named_and_nothing_is_written(tmp_path, option, value, words):
+    net = generate("torus", str(tmp_path / "fabric.net"), "--dims", "3x3")
+    out = tmp_path / "lfts.dump"
+    proc = run([binary("psssp-sim"), "route", net, "-o", out, option, value], check=False)
+    assert proc.returncode == 2, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith("psssp-sim route: " + option + " is "), first
+    assert words in first and "'%s'" % value in first, first
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("effort", ["auto", "full", "fast"])
+def test_every_effort_word_routes(tmp_path, effort):
+    net = generate("torus", str(tmp_path / "fabric.net"), "--dims", "3x3")
+    proc = run([binary("psssp-sim"), "route", net, "-o", tmp_path / "lfts.dump",
+                "--effort", effort])
+    want = "fast effort" if effort == "fast" else "full effort"
+    assert want in proc.stderr, proc.stderr
