@@ -7,138 +7,22 @@
 
 namespace psssp::routing {
 
+bool Router::fast_layered() const { return !full_effort_ && layers_.has_dag_lists(); }
+
 bool Router::speculative() const {
-  if (team_.size() <= 1 || !keep_ties_ || !options_.minimal || options_.boost_kernel) return false;
+  if (team_.size() <= 1 || !fast_layered()) return false;
   for (const auto& [begin, end] : refine_order_)
     if (end - begin != 1) return false;
   return true;
 }
 
-std::size_t Router::refine_speculatively() {
-  const auto& dests = problem_.destinations;
-  const unsigned width = team_.size();
-  if (slots_.empty()) {
-    spare_loads_.reserve(width - 1);  // slot 0 is the router's own state
-    spare_trees_.reserve(width - 1);
-    slots_.push_back(Slot{&loads_, &tree_, {}, false});
-    for (unsigned k = 1; k < width; ++k) {
-      spare_loads_.push_back(loads_);
-      spare_trees_.emplace_back(graph_.vertex_count);
-      slots_.push_back(Slot{&spare_loads_.back(), &spare_trees_.back(), {}, false});
-    }
-  }
-  // Every slot's loads equal loads_ here and after each batch. Where most
-  // columns change (a pass far from its fixed point), speculation is
-  // mostly discarded: the pass then goes on one LID at a time for a while
-  // (doubling while speculation keeps failing) and re-copies the loads
-  // into the slots before it speculates again.
-  std::size_t changed = 0;
-  std::size_t alone = 0, backoff = kMinBackoff;
-  bool slots_stale = false;
-  std::vector<const Destination*> batch;
-  for (std::size_t next = 0; next < refine_order_.size();) {
-    if (alone > 0) {
-      const auto& [begin, end] = refine_order_[next++];
-      changed += refine_port(begin, end);
-      slots_stale = true;
-      --alone;
-      continue;
-    }
-    if (slots_stale)
-      for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
-    slots_stale = false;
-    batch.clear();
-    // Each search reorders its root's DAG lists: one search per switch.
-    while (batch.size() < width && next + batch.size() < refine_order_.size()) {
-      const Destination& d = dests[refine_order_[next + batch.size()].first];
-      bool same_root = false;
-      for (const Destination* b : batch) same_root |= b->vertex == d.vertex;
-      if (same_root) break;
-      batch.push_back(&d);
-    }
-    const bool check = check_next();
-    team_.run_each(static_cast<std::uint32_t>(batch.size()),
-                   [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k], check); });
-    if (check) {
-      bool stayed = true;
-      for (std::size_t k = 0; k < batch.size(); ++k) stayed &= !slots_[k].check_failed;
-      checked(stayed);
-    }
-    std::size_t first = 0;
-    while (first < batch.size() && !slots_[first].changed) ++first;
-    if (first < batch.size()) {
-      commit_slot(batch, first);
-      ++changed;
-      next += first + 1;
-    } else {
-      next += batch.size();
-    }
-    if (first + 1 < batch.size()) {  // searches were discarded
-      alone = backoff;
-      backoff = std::min(2 * backoff, kMaxBackoff);
-    } else {
-      backoff = kMinBackoff;
-    }
-  }
-  if (slots_stale)  // the invariant for the next pass
-    for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
-  return changed;
-}
-
-void Router::refine_in_slot(const Destination& d, Slot& slot, bool check) {
-  const Layers layers = layers_of(d);
+Router::Reroute Router::reroute(const Destination& d, const Layers& layers, SearchTree& tree,
+                                const double* w, std::vector<PortNum>& out, bool check) const {
+  if (check && layered_tree_stays(graph_, layers, w, tree)) return Reroute::kept;
   const PortNum* current = column(d.lid);
-  tree_from_columns(d, layers, *slot.tree);
-  const std::uint32_t at_root = root_sources(d);
-  slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
-  slot.check_failed = false;
-  if (check && layered_tree_stays(graph_, layers, slot.loads->weights(), *slot.tree)) {
-    slot.changed = false;
-  } else {
-    slot.check_failed = check;
-    slot.column.assign(current, current + graph_.vertex_count);
-    search(d, layers, *slot.tree, slot.loads->weights(), slot.column.data(), true);
-    slot.changed = !std::equal(slot.column.begin(), slot.column.end(), current);
-  }
-  if (!slot.changed) slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
-}
-
-void Router::commit_slot(const std::vector<const Destination*>& batch, std::size_t first) {
-  const Destination& d = *batch[first];
-  const Layers layers = layers_of(d);
-  tree_from_columns(d, layers, old_tree_);
-  Slot& winner = slots_[first];
-  std::copy(winner.column.begin(), winner.column.end(), column(d.lid));
-  const std::uint32_t* sources = problem_.sources_at.data();
-  winner.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
-  for (std::size_t k = 0; k < slots_.size(); ++k) {
-    if (k == first) continue;
-    Slot& slot = slots_[k];
-    if (k < batch.size() && slot.changed) {  // discarded: put its old tree back
-      const Destination& other = *batch[k];
-      tree_from_columns(other, layers_of(other), *slot.tree);
-      slot.loads->apply_tree(*slot.tree, sources, root_sources(other), +1);
-    }
-    slot.loads->apply_tree(old_tree_, sources, root_sources(d), -1);
-    slot.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
-  }
-}
-
-bool Router::check_next() {
-  if (!keep_ties_ || !layers_.has_dag_lists() || !options_.minimal || options_.boost_kernel)
-    return false;
-  if (check_skip_ == 0) return true;
-  --check_skip_;
-  return false;
-}
-
-void Router::checked(bool stayed) {
-  if (stayed) {
-    check_backoff_ = kMinBackoff;
-  } else {
-    check_skip_ = check_backoff_;
-    check_backoff_ = std::min(2 * check_backoff_, kMaxBackoff);
-  }
+  out.assign(current, current + graph_.vertex_count);
+  search(d, layers, tree, w, out.data(), true);
+  return std::equal(out.begin(), out.end(), current) ? Reroute::same : Reroute::changed;
 }
 
 std::size_t Router::refine() {
@@ -162,18 +46,114 @@ std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
       }
     tree_from_columns(d, layers, tree_);
     add_tree(d, -1);
-    const bool check = check_next();
-    const bool stays = check && layered_tree_stays(graph_, layers, loads_.weights(), tree_);
-    if (check) checked(stays);
-    if (!stays) {
-      previous_.assign(column(d.lid), column(d.lid) + graph_.vertex_count);
-      search(d, layers, tree_, loads_.weights(), column(d.lid), true);
-      if (!std::equal(previous_.begin(), previous_.end(), column(d.lid))) ++changed;
+    const bool check = fast_layered() && stay_checks_.try_now();
+    const Reroute r = reroute(d, layers, tree_, loads_.weights(), scratch_column_, check);
+    if (check) stay_checks_.record(r == Reroute::kept);
+    if (r == Reroute::changed) {
+      std::copy(scratch_column_.begin(), scratch_column_.end(), column(d.lid));
+      ++changed;
     }
     add_tree(d, +1);
     loads_.clear_penalties();
   }
   return changed;
+}
+
+std::size_t Router::refine_speculatively() {
+  const auto& dests = problem_.destinations;
+  const unsigned width = team_.size();
+  if (slots_.empty()) {
+    spare_loads_.reserve(width - 1);  // slot 0 is the router's own state
+    spare_trees_.reserve(width - 1);
+    slots_.push_back(Slot{&loads_, &tree_, {}, Reroute::same});
+    for (unsigned k = 1; k < width; ++k) {
+      spare_loads_.push_back(loads_);
+      spare_trees_.emplace_back(graph_.vertex_count);
+      slots_.push_back(Slot{&spare_loads_.back(), &spare_trees_.back(), {}, Reroute::same});
+    }
+  }
+  // Every slot's loads equal loads_ at the start of a batch. Where most
+  // columns change (a pass far from its fixed point), speculation is mostly
+  // discarded: the pass then goes on one LID at a time for a while (Backoff)
+  // and re-copies the loads into the slots before it speculates again.
+  bool slots_stale = false;
+  const auto resync = [&] {
+    if (slots_stale)
+      for (std::size_t k = 1; k < slots_.size(); ++k) slots_[k].loads->copy_from(loads_);
+    slots_stale = false;
+  };
+  Backoff speculation;
+  std::size_t changed = 0;
+  std::vector<const Destination*> batch;
+  for (std::size_t next = 0; next < refine_order_.size();) {
+    if (!speculation.try_now()) {
+      const auto& [begin, end] = refine_order_[next++];
+      changed += refine_port(begin, end);
+      slots_stale = true;
+      continue;
+    }
+    resync();
+    batch.clear();
+    // Each search reorders its root's DAG lists: one search per switch.
+    while (batch.size() < width && next + batch.size() < refine_order_.size()) {
+      const Destination& d = dests[refine_order_[next + batch.size()].first];
+      bool same_root = false;
+      for (const Destination* b : batch) same_root |= b->vertex == d.vertex;
+      if (same_root) break;
+      batch.push_back(&d);
+    }
+    const bool check = stay_checks_.try_now();
+    team_.run_each(static_cast<std::uint32_t>(batch.size()),
+                   [&](std::uint32_t k) { refine_in_slot(*batch[k], slots_[k], check); });
+    if (check) {
+      bool stayed = true;
+      for (std::size_t k = 0; k < batch.size(); ++k) stayed &= slots_[k].result == Reroute::kept;
+      stay_checks_.record(stayed);
+    }
+    std::size_t first = 0;
+    while (first < batch.size() && slots_[first].result != Reroute::changed) ++first;
+    if (first < batch.size()) {
+      commit_slot(batch, first);
+      ++changed;
+      next += first + 1;
+    } else {
+      next += batch.size();
+    }
+    speculation.record(first + 1 >= batch.size());  // false: searches were discarded
+  }
+  resync();  // the invariant for a later pass
+  return changed;
+}
+
+void Router::refine_in_slot(const Destination& d, Slot& slot, bool check) {
+  const Layers layers = layers_of(d);
+  tree_from_columns(d, layers, *slot.tree);
+  const std::uint32_t at_root = root_sources(d);
+  slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
+  slot.result = reroute(d, layers, *slot.tree, slot.loads->weights(), slot.column, check);
+  if (slot.result != Reroute::changed)
+    slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
+}
+
+void Router::commit_slot(const std::vector<const Destination*>& batch, std::size_t first) {
+  const Destination& d = *batch[first];
+  const Layers layers = layers_of(d);
+  tree_from_columns(d, layers, old_tree_);
+  Slot& winner = slots_[first];
+  std::copy(winner.column.begin(), winner.column.end(), column(d.lid));
+  const std::uint32_t* sources = problem_.sources_at.data();
+  winner.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    if (k == first) continue;
+    Slot& slot = slots_[k];
+    if (k < batch.size() && slot.result == Reroute::changed) {  // discarded: old tree back
+      const Destination& other = *batch[k];
+      tree_from_columns(other, layers_of(other), *slot.tree);
+      slot.loads->apply_tree(*slot.tree, sources, root_sources(other), +1);
+    }
+    slot.loads->apply_tree(old_tree_, sources, root_sources(d), -1);
+    slot.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+  }
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> Router::refinement_order() const {

@@ -2,6 +2,7 @@
 #include "router.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace psssp::routing {
 
@@ -25,9 +26,6 @@ bool Router::prepare() {
       static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
   layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
   full_effort_ = full_effort();
-  // Fast effort refines by keeping ties: a pass changes only columns that
-  // improve, which lets threads check each other's speculative searches.
-  keep_ties_ = !full_effort_;
   if (full_effort_)
     affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
                                  options_.root_affinity);
@@ -76,7 +74,7 @@ RoutingResult Router::run() {
     result.converged = refine() == 0;
     ++result.refine_passes_run;
   }
-  route_without_load(later);
+  route_without_load(std::move(later));
   result.lfts = transpose_columns();
 
   result.channel_load = host_down;
@@ -130,7 +128,10 @@ void Router::search(const Destination& d, const Layers& layers, SearchTree& tree
                     PortNum* col, bool refining) const {
   using Tie = RoutingOptions::TieBreak;
   const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
-  const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path, refining && keep_ties_};
+  // Fast effort refines by keeping ties: a pass changes only columns that
+  // improve, which the stay check and the speculation build on.
+  const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path,
+                    refining && !full_effort_};
   // The 2^LMC LIDs of a port are meant to take different paths; affinity
   // would pull them together, so their searches go without it.
   const AffinityView affinity =
@@ -196,11 +197,10 @@ std::string Router::unreachable_message(const Destination& d, std::uint32_t reac
          std::to_string(graph_.vertex_count) + " switches (not connected)";
 }
 
-void Router::route_without_load(const std::vector<const Destination*>& later) {
+void Router::route_without_load(std::vector<const Destination*> by_root) {
   // Tasks of whole switches (a search reorders its root's DAG lists), about 8
   // per thread, each with its own search tree; no loads change, so neither
   // the order nor the thread running a task matters.
-  std::vector<const Destination*> by_root(later);
   std::stable_sort(by_root.begin(), by_root.end(), [](const Destination* a, const Destination* b) {
     return a->vertex < b->vertex;
   });

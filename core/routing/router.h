@@ -63,23 +63,59 @@ class Router {
   // One destination's tree (tree_) into the link loads and the affinities.
   double add_tree(const Destination& d, int sign);
 
-  static constexpr std::size_t kMinBackoff = 4, kMaxBackoff = 256;
   // Speculative batches wider than this rarely survive whole, and every
   // slot keeps its own copy of the loads (6 MB on a 32-ary 3-tree).
   static constexpr unsigned kMaxTeam = 8;
+
+  // Pauses a shortcut that keeps failing: after each failure it is skipped
+  // for 4, 8, ... 256 tries; a success resets the pause.
+  class Backoff {
+   public:
+    bool try_now() {
+      if (skip_ == 0) return true;
+      --skip_;
+      return false;
+    }
+    void record(bool worked) {
+      if (worked) {
+        pause_ = kMin;
+      } else {
+        skip_ = pause_;
+        pause_ = std::min(2 * pause_, kMax);
+      }
+    }
+
+   private:
+    static constexpr std::size_t kMin = 4, kMax = 256;
+    std::size_t skip_ = 0, pause_ = kMin;
+  };
+
+  // How a refinement step ended: the stay check kept the tree, or the search
+  // ran and gave the same or a changed column.
+  enum class Reroute { kept, same, changed };
 
   // A speculative search's own copy of everything a refinement step writes.
   struct Slot {
     LinkLoads* loads;
     SearchTree* tree;
     std::vector<PortNum> column;
-    bool changed = false;
-    bool check_failed = false;  // the stay check ran and the tree moved
+    Reroute result = Reroute::same;
   };
 
+  // Fast effort with the layered kernel: refinement keeps ties, so a step
+  // usually leaves its tree alone; that is what the stay check and the
+  // speculation bet on.
+  bool fast_layered() const;
   // Threads may refine speculatively when every step is one LID (no LMC
-  // penalties), without affinity, with the layered kernel.
+  // penalties) and fast_layered().
   bool speculative() const;
+
+  // Re-searches d over w (its own tree ripped out of w; `tree` holds its
+  // current next hops). With `check` the stay check (layered_tree_stays,
+  // about half a search) runs first and the search only if the tree moves.
+  // A searched column goes to `out`. Either way the tables are the search's.
+  Reroute reroute(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
+                  std::vector<PortNum>& out, bool check) const;
 
   // The refinement pass with team_.size() searches at a time. Searches k of a
   // batch each start from the loads of the sequential pass at the batch's
@@ -94,13 +130,6 @@ class Router {
   // One refinement step on a slot's own loads; an unchanged column puts its
   // tree back, so the slot's loads are the batch's starting loads again.
   void refine_in_slot(const Destination& d, Slot& slot, bool check);
-
-  // Fast effort: a refinement step first checks whether its tree stays
-  // (layered_tree_stays, about half a search) and searches only if not.
-  // Where trees keep moving the check is skipped for 4, 8, ... 256 steps
-  // after each failure. Either way the tables are the search's.
-  bool check_next();
-  void checked(bool stayed);
 
   // The batch's first changed step becomes final: its column goes into the
   // tables and every slot's loads move to the loads after it.
@@ -134,7 +163,7 @@ class Router {
 
   // After the refinement: the single-LID destinations that add no load
   // (switch LIDs by default), against the final loads, on all threads.
-  void route_without_load(const std::vector<const Destination*>& later);
+  void route_without_load(std::vector<const Destination*> later);
 
   // Searches into `tree` over weights `w` and writes the destination's LFT
   // column `col`. Refining: a switch keeps its next hop on ties (fast effort).
@@ -161,13 +190,11 @@ class Router {
   SearchTree tree_;
   SearchTree old_tree_{graph_.vertex_count};  // scratch of commit_slot
   EndpointAffinity affinity_;                 // empty unless full effort
-  std::vector<PortNum> previous_;             // scratch: a column before its refinement
+  std::vector<PortNum> scratch_column_;       // a refined column before it is kept
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
   bool prepared_ = false;
   bool full_effort_ = false;
-  bool keep_ties_ = false;      // refinement keeps next hops on ties (fast effort)
-  std::size_t check_skip_ = 0;  // stay checks: steps left without, and the next pause
-  std::size_t check_backoff_ = kMinBackoff;
+  Backoff stay_checks_;  // skipped where trees keep moving
   WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
   std::vector<LinkLoads> spare_loads_;
