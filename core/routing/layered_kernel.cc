@@ -111,6 +111,9 @@ void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
   }
 }
 
+namespace {
+
+// rank_layer from tree.next_rank (filled by the layered kernel).
 void rank_layer_by_position(SearchTree& tree, std::uint32_t previous, std::uint32_t begin,
                             std::uint32_t end) {
   std::vector<std::uint32_t>& count = tree.rank_count;
@@ -121,8 +124,6 @@ void rank_layer_by_position(SearchTree& tree, std::uint32_t previous, std::uint3
   for (std::uint32_t i = begin; i < end; ++i)
     tree.rank[tree.order[i]] = begin + count[next_rank[i] - previous]++;
 }
-
-namespace {
 
 // Puts a DAG list (offsets of one vertex's minimal-hop edges) into path-rank
 // order of their targets, with costs and ranks alongside. The lists stay
@@ -152,10 +153,6 @@ inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* ran
     rank[i] = r;
   }
 }
-
-}  // namespace
-
-namespace {
 
 // kAffinity = false compiles to the plain kernel: full effort's extra work
 // costs plain P-SSSP nothing.
@@ -279,8 +276,7 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
   }
 }
 
-}  // namespace
-
+// BFS positions [begin, end), one layer: each vertex from the layers before.
 void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
                           TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
                           const AffinityView& affinity) {
@@ -289,6 +285,8 @@ void layered_search_range(const RoutingGraph& g, const Layers& layers, const dou
   else
     search_range<false>(g, layers, weight, tie, tree, begin, end, affinity);
 }
+
+}  // namespace
 
 bool layered_tree_stays(const RoutingGraph& g, const Layers& layers, const double* weight,
                         SearchTree& tree) {

@@ -24,7 +24,7 @@ struct SearchTree {
   std::vector<std::uint32_t> rank;
   std::vector<std::uint32_t> rank_count;  // scratch of rank_layer
   // Per BFS position: the rank of the vertex's next hop (layered kernel,
-  // with by_path), so that rank_layer_by_position needs no edge lookups.
+  // with by_path), so that ranking a layer needs no edge lookups.
   std::vector<std::uint32_t> next_rank;
   explicit SearchTree(std::uint32_t n = 0)
       : dist(n), next_edge(n, kNoEdge), rank(n, 0), next_rank(n, 0) {}
@@ -72,12 +72,6 @@ struct AffinityView {
 
 void layered_search(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
                     SearchTree& tree, const AffinityView& affinity = {});
-// The same for BFS positions [begin, end) only: vertices of one layer are
-// independent of each other, so threads may split a layer (tree.order must
-// be sized and the earlier layers done).
-void layered_search_range(const RoutingGraph& g, const Layers& layers, const double* weight,
-                          TieRule tie, SearchTree& tree, std::uint32_t begin, std::uint32_t end,
-                          const AffinityView& affinity = {});
 // Refinement with TieRule::keep_current: whether layered_search would leave
 // `tree` (next hops on entry, order = layers.order) as it is, i.e. every
 // vertex's current next hop is among its cheapest candidates. Computes the
@@ -101,9 +95,6 @@ EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const doubl
 // from those of the previous layer [previous, begin).
 void rank_layer(const RoutingGraph& g, SearchTree& tree, std::uint32_t previous,
                 std::uint32_t begin, std::uint32_t end);
-// The same from tree.next_rank (filled by layered_search_range).
-void rank_layer_by_position(SearchTree& tree, std::uint32_t previous, std::uint32_t begin,
-                            std::uint32_t end);
 
 // The next hop of u among its minimal-hop edges whose cost is `best` (within
 // rounding), chosen by `tie`. Shared by both minimal kernels.
