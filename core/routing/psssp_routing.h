@@ -30,8 +30,9 @@ struct RoutingOptions {
   // only sources and destinations of load (only).
   std::vector<Guid> guid_list;
   enum class GuidListMode { priority, only } guid_list_mode = GuidListMode::priority;
-  // Worker threads (0 = hardware concurrency): BFS per switch and the fast
-  // effort's speculative refinement. The LFTs do not depend on it.
+  // Worker threads (0 = hardware concurrency): the BFS per switch, the LIDs
+  // without load, the two orders of Order::automatic and the fast effort's
+  // speculative refinement. The LFTs do not depend on it.
   unsigned threads = 0;
 
   // --- Tuning knobs; the defaults are the measured best (psssp-route.md). ---
@@ -67,7 +68,8 @@ struct RoutingOptions {
   double source_affinity = 3.0;
   double root_affinity = 1.0;
   // full: endpoint affinity and up to refine_passes passes; fast: neither,
-  // at most one refinement pass (the tables of plain P-SSSP); automatic:
+  // plain P-SSSP with at most one refinement pass, in which a switch keeps
+  // its next hop while it is among the cheapest (psssp-route.md); automatic:
   // full while one pass visits at most full_effort_limit shortest-path edges
   // (all destinations together; about 1000 hosts), else fast, so routing time
   // stays near one pass per destination on large fabrics.
