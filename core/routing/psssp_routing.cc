@@ -22,32 +22,25 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   Router router(fabric, first);
   RoutingResult result;
   // Neither order wins everywhere (psssp-route.md, "Destination order"):
-  // with full effort both are routed and the better estimate is kept. The
-  // two routings, then the two estimates, run side by side.
+  // with full effort both are routed and the better estimate is kept. Each
+  // order is routed and estimated on a thread of its own.
   if (options.order == Order::automatic && router.prepare()) {
     const unsigned threads = routing::effective_threads(options.threads);
     RoutingOptions second = options;
     second.order = Order::interleaved;
     if (threads > 1) second.threads = 1;  // it already runs beside the first
-    RoutingResult other;
-    routing::parallel_slices(2, threads, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t i = begin; i < end; ++i) {
-        if (i == 0) result = router.run();
-        if (i == 1) other = Router(fabric, second).run();
-      }
-    });
     const std::vector<PortRef>& hosts = router.load_sources();
+    RoutingResult routed[2];
     double estimate[2];
     routing::parallel_slices(2, threads, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t i = begin; i < end; ++i)
-        estimate[i] = estimate_ebb(fabric, i == 0 ? result.lfts : other.lfts, hosts,
-                                   options.estimate_runs, options.estimate_seed);
+      for (std::size_t i = begin; i < end; ++i) {
+        routed[i] = i == 0 ? router.run() : Router(fabric, second).run();
+        routed[i].order = i == 0 ? Order::switches : Order::interleaved;
+        estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, options.estimate_runs,
+                                   options.estimate_seed);
+      }
     });
-    result.order = Order::switches;
-    if (estimate[1] > estimate[0]) {
-      result = std::move(other);
-      result.order = Order::interleaved;
-    }
+    result = std::move(routed[estimate[1] > estimate[0] ? 1 : 0]);
     result.estimate_switches = estimate[0];
     result.estimate_interleaved = estimate[1];
   } else {
