@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Finding one directed cycle in a dependency graph: iterative depth-first
 // search (no recursion, so million-vertex graphs are fine), vertices and edges
 // in index order, so the cycle found is deterministic.

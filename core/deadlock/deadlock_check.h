@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The deadlock checker: builds the channel dependency graph of a routed
 // fabric per VL and reports either "acyclic" or one concrete credit loop with
 // a route for every dependency in it.

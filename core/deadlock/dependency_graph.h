@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The channel dependency graph (CDG) of a routed fabric: a vertex per
 // (VL, switch-to-switch channel), an edge a -> b when some route arrives at a
 // switch over a and leaves it over b. Injection and ejection channels are left

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Dense numbering of the possible channel dependencies of a fabric. A route
 // entering switch w on port p and leaving on port q makes the channel into p
 // depend on the channel out of q; slot(w, p, q) numbers these triples so that

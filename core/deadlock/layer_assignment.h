@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Virtual-layer assignment, the engine's deadlock-free mode: every route
 // (source switch, destination LID) gets a layer such that each layer's
 // channel dependency graph is acyclic. Routes go through incremental cycle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Virtual layers of the engine's deadlock-free mode: one layer (used as the
 // SL, 0..15) per (source switch, destination LID). Rows follow the fabric's
 // switch order like ForwardingTables, so memory is switches x LIDs bytes plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Text form of LayerTable; the format is described in layer_table.h.
 #include <algorithm>
 #include <cinttypes>

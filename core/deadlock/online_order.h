@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Incremental cycle detection: a topological order of a growing DAG kept up
 // to date edge by edge (Pearce & Kelly, "A dynamic topological sort algorithm
 // for directed acyclic graphs", JEA 2006). An insertion only searches the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Routes as the checker and the layer assignment see them: every source host
 // port injects into its switch, and a route's path depends only on (source
 // switch, destination LID), so routes are enumerated per switch and LID and

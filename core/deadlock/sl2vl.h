@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // SL-to-VL mapping: identity, one map for the whole fabric, or per (switch,
 // in port, out port) as OpenSM programs it and dumps it to opensm-sl2vl.dump.
 // A route leaving switch w on port q after entering on p travels the channel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reader of opensm-sl2vl.dump; the format is described in sl2vl.h.
 #include <optional>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // A table of SLs per (source LID, destination LID), e.g. what path records
 // hand out. Text format, one route per line:
 //   # comment (also after the fields)

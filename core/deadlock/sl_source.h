@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Where a route's service level comes from: the checker asks an SlSource for
 // the SL of (source LID, destination LID). Implementations: UniformSl (one SL
 // for everything), SlFile (a path-record style table) and LayerTable (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Hand-made fabrics and min-hop forwarding tables for the deadlock tests and
 // bench_deadlock, so they need neither a reader nor the routing engine.
 #pragma once

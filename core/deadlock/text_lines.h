@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Minimal line tokenizing for the SL, SL2VL and layer-table readers: numbered
 // lines with '#' comments removed, and whitespace-separated fields.
 #pragma once

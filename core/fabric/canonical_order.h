@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Routing results depend on node order (it fixes tie-breaking), and a file
 // lists nodes in whatever order its writer chose. Both the OpenSM plugin and
 // the offline router therefore route a copy of the fabric with its nodes in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The fabric model: nodes (switches, CAs, routers), their ports with GUIDs and
 // LIDs, and the cables between ports. Every reader produces a Fabric; routing,
 // the simulator and the OpenSM plugin consume one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Linear forwarding tables: for every switch, the output port per destination
 // LID. One byte per (switch, LID), rows indexed by the fabric's switch order.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Link width and speed of an InfiniBand cable, and the data rate they give.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reproducible randomness for the simulator and the router's eBB estimate.
 // Every run draws from its own generator, seeded from (seed, run index)
 // alone, so results do not depend on thread count or scheduling. Only std::mt19937_64, whose output

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // A compact Boost.Graph view of the fabric for routing: vertices are the
 // switches, edges the usable switch-to-switch cables (one directed edge per
 // cable and direction, parallel cables kept), each labelled with its ports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // One byte per (switch, LID), rows in the fabric's switch order: the shape of
 // both the forwarding tables (output port per LID) and the deadlock-free
 // mode's virtual layers (layer per destination LID).

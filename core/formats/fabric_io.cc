@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Entry points of fabric reading: InputError, whole-file reads, and
 // parse_fabric dispatching to the reader that format_detect picks.
 #include "fabric_io.h"
@@ -23,8 +24,20 @@ std::string read_file(const std::string& path) {
                      (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  // Every format read here is text: a NUL byte in the first 64 KiB means a
+  // binary file (a core dump, a disk image), refused before reading the rest
+  // of what may be gigabytes.
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const auto nul = head.find('\0');
+  if (nul != std::string::npos)
+    throw InputError(path + ": binary data (a NUL byte at offset " + std::to_string(nul) +
+                     "), not a text file");
+  if (in.bad()) throw InputError(path + ": read error");
   std::ostringstream text;
-  text << in.rdbuf();
+  text << head;
+  if (!in.eof()) text << in.rdbuf();
   if (in.bad()) throw InputError(path + ": read error");
   return std::move(text).str();
 }
@@ -47,7 +60,22 @@ Fabric parse_fabric(std::string_view content, const std::string& source) {
   } catch (const FabricError& e) {
     throw InputError(source + ": " + e.what());
   }
+  check_lid_alignment(fabric, source);
   return fabric;
+}
+
+void check_lid_alignment(const Fabric& fabric, const std::string& source) {
+  for (NodeId id = 0; id < fabric.node_count(); ++id) {
+    const Node& n = fabric.node(id);
+    for (PortNum p = 0; p < n.ports.size(); ++p) {
+      const Port& port = n.ports[p];
+      if (port.lid != 0 && port.lid % port.lid_count() != 0)
+        throw InputError(source + ": base LID " + std::to_string(port.lid) + " of " +
+                         describe_node(fabric, id) + " port " + std::to_string(p) +
+                         " is not a multiple of 2^LMC = " + std::to_string(port.lid_count()) +
+                         " (LMC " + std::to_string(port.lmc) + ")");
+    }
+  }
 }
 
 Fabric read_fabric(const std::string& path) { return parse_fabric(read_file(path), path); }

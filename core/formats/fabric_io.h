@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reading and writing fabrics: ibnetdiscover output, ibsim net files and
 // opensm-subnet.lst, detected from the content. Errors are thrown as
 // InputError whose what() reads "FILE:LINE: what is wrong".
@@ -26,6 +27,10 @@ FabricFormat detect_fabric_format(std::string_view content, const std::string& s
 
 // Parses and indexes a fabric. `source` names the input in messages.
 Fabric parse_fabric(std::string_view content, const std::string& source);
+// Throws InputError naming `source` and the port whose base LID is not a
+// multiple of 2^LMC (the SMA masks the low LMC bits, so such a port would
+// answer to LIDs it was not given).
+void check_lid_alignment(const Fabric& fabric, const std::string& source);
 Fabric read_fabric(const std::string& path);  // reads the file, then parse_fabric
 
 // Replaces LIDs from an opensm-subnet.lst or a guid2lid file ("0xGUID LID LID"

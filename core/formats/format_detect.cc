@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Picks the fabric reader from the content. ibnetdiscover output and ibsim
 // net files share the record syntax; ibnetdiscover's own marks (the
 // "# Topology file" banner, "switchguid=0x..(..)" lines, "[p](guid)" CA

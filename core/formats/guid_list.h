@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // GUID list files as OpenSM reads them (cn_guid_file, root_guid_file, ...):
 // one hexadecimal GUID per line, "0x" optional, blank lines and # comments
 // ignored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reader for ibnetdiscover output (infiniband-diags). Node GUIDs come from the
 // switchguid=/caguid=/rtguid= line before each record, port GUIDs from the
 // "(guid)" annotations, LIDs and link rates from the "# ..." comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reader for ibsim net files (ibsim-utils, sim_net.c). ibsim accepts a loose
 // superset of ibnetdiscover syntax; this reader follows its rules:
 //  - GUIDs: a "switchguid=", "caguid="/"hcaguids=" or "rtguid=" line sets the
@@ -75,6 +76,13 @@ class IbsimNetReader {
           if (line.empty() || (line[0] != '[' && line[0] != '@')) break;
           port_line(line);
         }
+        // ibsim's parser ends a record only at a blank line: the next record
+        // (or a guid line) right after a port line is read as part of this
+        // one, and ibsim refuses the file.
+        if (have_line && !line.empty())
+          warnings_.push_back(*where_.source + ":" + std::to_string(where_.line) +
+                              ": no blank line before this line; ibsim will not load the file "
+                              "(its records must be separated by blank lines)");
         finish_record();
         continue;  // the line that ended the record is read as a top-level line
       }

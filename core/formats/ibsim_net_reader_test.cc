@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -75,6 +76,32 @@ TEST(IbsimNet, GuidBasesWidthSpeedAndFileLids) {
   const Node& r = f.node(*f.find_by_name("r"));
   EXPECT_EQ(r.ports[1].guid, 1u);
   EXPECT_EQ(r.ports[1].lid, 11);
+}
+
+// The number reader let a single digit above its limit through when the
+// limit was below 9 (lmc 8 and lmc 9 passed a limit of 7; lmc 99 then
+// shifted 1u by 99). Every bound is checked at its edge.
+TEST(IbsimNet, LmcBoundsAtTheEdge) {
+  const std::string text =
+      "Hca 1 \"a\"\n[1] \"s\"[1] # lid 128 lmc LMC\n\n"
+      "Switch 2 \"s\" # \"s\" enhanced port 0 lid 3 lmc 0\n[1] \"a\"[1]\n";
+  EXPECT_EQ(parse_fabric(replaced(text, "LMC", "7"), "l.net").node(0).ports[1].lmc, 7);
+  for (const char* bad : {"8", "9", "99", "18446744073709551616"}) {
+    const std::string message =
+        input_error([&] { parse_fabric(replaced(text, "LMC", bad), "l.net"); });
+    EXPECT_NE(message.find("l.net:2"), std::string::npos) << bad << ": " << message;
+  }
+}
+
+TEST(IbsimNet, BaseLidAlignedToLmc) {
+  const std::string text =
+      "Hca 1 \"a\"\n[1] \"s\"[1] # lid BASE lmc 2\n\n"
+      "Switch 2 \"s\" # \"s\" enhanced port 0 lid 3 lmc 0\n[1] \"a\"[1]\n";
+  EXPECT_EQ(parse_fabric(replaced(text, "BASE", "8"), "l.net").node(0).ports[1].lid, 8);
+  const std::string message =
+      input_error([&] { parse_fabric(replaced(text, "BASE", "6"), "l.net"); });
+  EXPECT_NE(message.find("l.net: base LID 6"), std::string::npos) << message;
+  EXPECT_NE(message.find("not a multiple of 2^LMC = 4"), std::string::npos) << message;
 }
 
 TEST(IbsimNet, IncludeAndDo) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // ibsim net file writer. ibsim (sim_net.c) takes node GUIDs from
 // "switchguid=0x.." / "caguid=0x.." / "rtguid=0x.." lines: each sets the GUID
 // of the next record of that type. A switch's ports all carry the node GUID;

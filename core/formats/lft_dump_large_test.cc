@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Dumps large enough for the reader's fast path: threads over table-header
 // boundaries, in-place entry parsing, the cached port GUID remap. Whatever
 // that path does must match what the single-threaded general reader gives,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reader for LFT dumps, bound to a fabric. Accepted layouts, one table per
 // switch:
 //   opensm-lfts.dump  "Unicast lids [0-6] of switch Lid 1 guid 0x... ('desc'):"
@@ -27,10 +28,11 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
-#include <thread>
 
 #include "formats/lft_io.h"
 #include "line_scanner.h"
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
 
 namespace psssp {
 namespace {
@@ -353,7 +355,7 @@ constexpr std::size_t kParallelBytes = PSSSP_LFT_PARALLEL_BYTES;
 
 ForwardingTables parse_lfts(std::string_view content, const std::string& source,
                             const Fabric& fabric) {
-  const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned threads = std::min(8u, parallel::effective_threads(0));
   if (threads < 2 || content.size() < kParallelBytes)
     return parse_sequential(content, source, fabric);
   const std::vector<std::string_view> parts = split_at_headers(content, threads);
@@ -363,17 +365,14 @@ ForwardingTables parse_lfts(std::string_view content, const std::string& source,
   // readers, like any error, sends the text through the single pass.
   Shared shared(fabric);
   std::vector<char> any(parts.size(), 0), failed(parts.size(), 0);
-  auto work = [&](std::size_t i) {
+  auto work = [&](unsigned i) {
     try {
-      any[i] = LftReader(parts[i], source, fabric, shared, static_cast<unsigned>(i + 1)).read();
+      any[i] = LftReader(parts[i], source, fabric, shared, i + 1).read();
     } catch (...) {
       failed[i] = 1;
     }
   };
-  std::vector<std::thread> pool;
-  for (std::size_t i = 1; i < parts.size(); ++i) pool.emplace_back(work, i);
-  work(0);
-  for (std::thread& t : pool) t.join();
+  parallel::run_workers(static_cast<unsigned>(parts.size()), work);
   if (std::find(failed.begin(), failed.end(), 1) != failed.end())
     return parse_sequential(content, source, fabric);
   if (std::find(any.begin(), any.end(), 1) == any.end())

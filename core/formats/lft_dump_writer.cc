@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Writer of opensm-lfts.dump, byte for byte as OpenSM 3.3's dump_ucast_lfts
 // prints it (switches in ascending GUID order, as its switch table iterates),
 // so that `opensm -R file -U FILE` loads it and entries carry port GUIDs.

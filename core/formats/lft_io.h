@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reading and writing linear forwarding tables: opensm-lfts.dump (also what
 // OpenSM's `file` engine loads) and dump_fts / ibroute output.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // apply_lid_file: the LIDs OpenSM really assigned, from its opensm-subnet.lst
 // dump or its guid2lid cache ("0x<port guid> 0x<first lid> 0x<last lid>").
 #include <unordered_map>
@@ -90,6 +91,7 @@ void apply_lid_file(Fabric& fabric, const std::string& path) {
   } catch (const FabricError& e) {
     throw InputError(path + ": " + e.what());
   }
+  check_lid_alignment(fabric, path);
   std::size_t missing = 0;
   for (const Node& n : fabric.nodes())
     for (PortNum p = 1; p < n.ports.size(); ++p)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "line_scanner.h"
 
 #include <cinttypes>
@@ -38,7 +39,7 @@ std::optional<std::uint64_t> Cursor::decimal(std::uint64_t max) {
   std::uint64_t v = 0;
   while (n < rest_.size() && rest_[n] >= '0' && rest_[n] <= '9') {
     const auto d = static_cast<std::uint64_t>(rest_[n] - '0');
-    if (v > (max - d) / 10) return std::nullopt;  // would exceed max
+    if (d > max || v > (max - d) / 10) return std::nullopt;  // would exceed max
     v = v * 10 + d;
     ++n;
   }

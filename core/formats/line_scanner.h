@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Shared tokenizing for the line-oriented readers: splitting content into
 // numbered lines and a cursor over one line that reads numbers, GUIDs and
 // quoted strings without ever reading past the end.

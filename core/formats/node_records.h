@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The intermediate form of the record-based readers (ibnetdiscover, ibsim
 // net): node records with the link ends each lists, as read. build() checks
 // that every link is listed consistently from both ends and makes the Fabric.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The individual fabric readers behind parse_fabric. Each returns a fabric
 // that is not indexed yet; parse_fabric indexes it.
 #pragma once

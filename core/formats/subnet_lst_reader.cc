@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reader for OpenSM's opensm-subnet.lst: one line per cabled port, from the
 // port's end, e.g.
 //   { CA Ports:02 SystemGUID:... NodeGUID:... PortGUID:... VenID:000000

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Helpers shared by the formats tests: test data paths and expecting an
 // InputError with a given message.
 #pragma once

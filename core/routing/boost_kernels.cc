@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The Boost.Graph searches: Dijkstra (no color map) over the reversed switch
 // graph, with weights read from the forward edge a reversed edge stands for.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // What gets routed, in which order, and who generates load: the destination
 // LIDs with the switch each one terminates at, and the load sources (host
 // ports) counted per switch.

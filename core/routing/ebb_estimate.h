@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // A quick eBB estimate of forwarding tables, for the router's own choices
 // (RoutingOptions::Order::automatic) and for tests and bench_route. The
 // simulator's scorer (simulator/ebb_scorer.*) is the measurement of record;

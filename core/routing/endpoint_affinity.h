@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Endpoint affinity, the second property of the search besides the loads:
 // per switch X with load sources and per forward edge e, the routes over e
 // that start or end at one of X's hosts. In a random bisection every host

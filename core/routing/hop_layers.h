@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Hop distances to every destination switch. The minimal-hop DAG towards a
 // destination depends only on its switch, so one BFS per switch serves all
 // LIDs terminating there (hosts, LMC ranges, the switch's own LIDs).

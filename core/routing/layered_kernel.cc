@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The minimal-hop search as a dynamic program: in BFS order from the root,
 // every vertex's cost is the cheapest (next hop cost + edge weight) over its
 // edges into the previous layer, all of which are final already. O(E) per

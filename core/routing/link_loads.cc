@@ -1,8 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "link_loads.h"
 
 #include <algorithm>
 
 namespace psssp::routing {
+
+bool uses_capacity(const RoutingGraph& graph, const RoutingOptions& options) {
+  using Capacity = RoutingOptions::Capacity;
+  if (options.capacity == Capacity::off || graph.edge_count() == 0) return false;
+  if (options.capacity == Capacity::on) return true;
+  const auto [least, most] = std::minmax_element(graph.capacity.begin(), graph.capacity.end());
+  return *least != *most;
+}
 
 LinkLoads::LinkLoads(const RoutingGraph& graph, const RoutingOptions& options)
     : graph_(graph),
@@ -13,10 +22,18 @@ LinkLoads::LinkLoads(const RoutingGraph& graph, const RoutingOptions& options)
       weight_(graph.edge_count(), 0.0),
       penalty_(graph.edge_count(), 0.0),
       sub_(graph.vertex_count, 0.0) {
-  if (options.capacity_weights && graph.edge_count() > 0) {
+  if (uses_capacity(graph, options)) {
     // Normalised to the fastest link so weights stay in "routes" units.
     const double top = *std::max_element(graph.capacity.begin(), graph.capacity.end());
     for (EdgeId e = 0; e < graph.edge_count(); ++e) scale_[e] = top / graph.capacity[e];
+  }
+}
+
+void LinkLoads::add_totals(const std::vector<double>& routes, const std::vector<double>& dests) {
+  for (EdgeId e = 0; e < routes_.size(); ++e) {
+    routes_[e] += routes[e];
+    dests_[e] += dests[e];
+    refresh(e);
   }
 }
 

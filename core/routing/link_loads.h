@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The weight property of the search: per forward edge, the routes and the
 // distinct destinations placed on it so far, and the weight derived from them.
 #pragma once
@@ -10,6 +11,10 @@
 #include "search_kernels.h"
 
 namespace psssp::routing {
+
+// Whether loads are weighed by capacity: RoutingOptions::capacity, where
+// automatic means the switch cables do not all have the same rate.
+bool uses_capacity(const RoutingGraph& graph, const RoutingOptions& options);
 
 class LinkLoads {
  public:
@@ -27,6 +32,10 @@ class LinkLoads {
   // no switch link). Returns the number of sources that reach the root.
   double apply_tree(const SearchTree& tree, const std::uint32_t* sources_at,
                     std::uint32_t root_sources, double sign);
+
+  // Adds routes and destination counts per edge summed elsewhere (several
+  // threads' trees at once).
+  void add_totals(const std::vector<double>& routes, const std::vector<double>& dests);
 
   // The state of another LinkLoads of the same graph and options.
   void copy_from(const LinkLoads& other) {

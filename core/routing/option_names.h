@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Names of routing option values, shared by psssp-sim route and the plugin
 // options, so both accept, print and list the same words (one table each).
 #pragma once

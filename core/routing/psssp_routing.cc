@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // route_psssp: the router for the chosen destination order, or with the
 // automatic order both orders and the tables with the better eBB estimate.
 #include "psssp_routing.h"
@@ -25,14 +26,14 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // with full effort both are routed and the better estimate is kept. Each
   // order is routed and estimated on a thread of its own.
   if (options.order == Order::automatic && router.prepare()) {
-    const unsigned threads = routing::effective_threads(options.threads);
+    const unsigned threads = parallel::effective_threads(options.threads);
     RoutingOptions second = options;
     second.order = Order::interleaved;
     if (threads > 1) second.threads = 1;  // it already runs beside the first
     const std::vector<PortRef>& hosts = router.load_sources();
     RoutingResult routed[2];
     double estimate[2];
-    routing::parallel_slices(2, threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    parallel::parallel_slices(2, threads, [&](std::size_t begin, std::size_t end, unsigned) {
       for (std::size_t i = begin; i < end; ++i) {
         routed[i] = i == 0 ? router.run() : Router(fabric, second).run();
         routed[i].order = i == 0 ? Order::switches : Order::interleaved;

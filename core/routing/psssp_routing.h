@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // P-SSSP: one shortest-path search per destination LID over the switch graph,
 // edge weight = load already placed on the link; the search tree, written in
 // reverse, becomes every switch's LFT entry for that LID; then the tree's
@@ -22,8 +23,11 @@ struct RoutingOptions {
   // Non-minimal mode: cost of one hop, in routes (keeps idle links from
   // attracting detours; 0 < hop_weight).
   double hop_weight = 1.0;
-  // Weight = load / capacity (Gb/s) instead of the plain route count.
-  bool capacity_weights = false;
+  // Weight = load / capacity (Gb/s) instead of the plain route count: on,
+  // off, or automatic = on exactly when the switch cables mix rates (a 1x or
+  // DDR cable among 4x QDR ones), where counting routes alone would load the
+  // slow cable like the fast ones. On uniform fabrics all three are the same.
+  enum class Capacity { automatic, on, off } capacity = Capacity::automatic;
   // Switch port-0 LIDs are always routed; with this they also add load.
   bool switch_lids_load = false;
   // Port GUIDs from a cn_guid_file-style list: routed first (priority) or the
@@ -91,6 +95,13 @@ struct RoutingResult {
   RoutingOptions::Order order = RoutingOptions::Order::switches;  // the order used
   // Order::automatic with full effort: estimated eBB of both orders (else -1).
   double estimate_switches = -1.0, estimate_interleaved = -1.0;
+  // route_psssp_incremental only (incremental.h): kept, repaired, moved.
+  struct Incremental {
+    bool used = false;  // false: full routing (reason says why, if asked for)
+    std::string reason;
+    std::uint64_t entries = 0, kept = 0, repaired = 0, rebalanced = 0;
+    std::uint64_t restored = 0;  // back to the reference tables' entry
+  } incremental;
 };
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "psssp_routing.h"
 
 #include <gtest/gtest.h>
@@ -121,7 +122,7 @@ TEST(Routing, BoostKernelMatchesLayeredKernel) {
                           testing::make_kary_ntree(4, 3).fabric}) {
     for (const bool capacity : {false, true}) {
       RoutingOptions o;
-      o.capacity_weights = capacity;
+      o.capacity = capacity ? RoutingOptions::Capacity::on : RoutingOptions::Capacity::off;
       o.effort = RoutingOptions::Effort::fast;  // plain P-SSSP: no affinity in Boost's kernel
       const RoutingResult layered = route_psssp(f, o);
       o.boost_kernel = true;
@@ -276,15 +277,29 @@ TEST(Routing, CapacityWeightsPreferTheFatLink) {
   const LinkRate fat{LinkWidth::x12, LinkSpeed::qdr};
   const Fabric f = two_switches(testing::qdr4x(), fat, 8);
   RoutingOptions o;
+  o.capacity = RoutingOptions::Capacity::off;
   const RoutingResult plain = route_psssp(f, o);
   EXPECT_EQ(plain.channel_load[f.channel(PortRef{0, 1})],
             plain.channel_load[f.channel(PortRef{0, 2})]);
-  o.capacity_weights = true;
+  o.capacity = RoutingOptions::Capacity::on;
   const RoutingResult r = route_psssp(f, o);
   const double thin = r.channel_load[f.channel(PortRef{0, 1})];
   const double thick = r.channel_load[f.channel(PortRef{0, 2})];
   EXPECT_EQ(thin + thick, 64.0);
   EXPECT_GE(thick, 2.5 * thin);  // 3x the capacity: about 3x the routes
+}
+
+// The default weighs by capacity exactly where the switch cables mix rates.
+TEST(Routing, CapacityAutomaticFollowsTheRates) {
+  RoutingOptions on, off, automatic;
+  on.capacity = RoutingOptions::Capacity::on;
+  off.capacity = RoutingOptions::Capacity::off;
+  const Fabric mixed = two_switches(testing::qdr4x(), LinkRate{LinkWidth::x12, LinkSpeed::qdr}, 8);
+  EXPECT_TRUE(route_psssp(mixed, automatic).lfts == route_psssp(mixed, on).lfts);
+  EXPECT_FALSE(route_psssp(mixed, automatic).lfts == route_psssp(mixed, off).lfts);
+  const Fabric uniform = two_switches(testing::qdr4x(), testing::qdr4x(), 8);
+  EXPECT_TRUE(route_psssp(uniform, automatic).lfts == route_psssp(uniform, off).lfts);
+  EXPECT_TRUE(route_psssp(uniform, on).lfts == route_psssp(uniform, off).lfts);
 }
 
 TEST(Routing, LmcPathsSpread) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Refinement: rip up and reroute every load-carrying LID once per pass, in
 // round-robin order over the switches; with threads, speculatively
 // (psssp-route.md, "Determinism and threads").

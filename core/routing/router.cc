@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The first pass, the searches and the LFT columns of the router.
 #include "router.h"
 
 #include <algorithm>
 #include <utility>
+
+#include "lid_columns.h"
 
 namespace psssp::routing {
 
@@ -24,7 +27,7 @@ bool Router::prepare() {
   const bool dag_lists =
       options_.minimal && !options_.boost_kernel &&
       static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
-  layers_ = HopLayers(graph_, roots, effective_threads(options_.threads), dag_lists);
+  layers_ = HopLayers(graph_, roots, parallel::effective_threads(options_.threads), dag_lists);
   full_effort_ = full_effort();
   if (full_effort_)
     affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
@@ -94,16 +97,8 @@ Layers Router::layers_of(const Destination& d) {
 }
 
 ForwardingTables Router::transpose_columns() const {
-  ForwardingTables lfts(fabric_);
-  const std::size_t n = graph_.vertex_count, lids = lfts.lid_count();
-  constexpr std::size_t kBlock = 64;
-  for (std::size_t v0 = 0; v0 < n; v0 += kBlock)
-    for (std::size_t l0 = 0; l0 < lids; l0 += kBlock)
-      for (std::size_t v = v0; v < std::min(n, v0 + kBlock); ++v) {
-        PortNum* row = lfts.row(graph_.view.node_of_vertex[v]);
-        for (std::size_t l = l0; l < std::min(lids, l0 + kBlock); ++l) row[l] = columns_[l * n + v];
-      }
-  return lfts;
+  return tables_from_columns(fabric_, graph_.view, columns_,
+                             parallel::effective_threads(options_.threads));
 }
 
 bool Router::full_effort() const {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The P-SSSP router for one destination order (internal to route_psssp):
 // destinations in order, one search each, the tree into the LFT columns and
 // its routes into the link loads; then the refinement passes.
@@ -14,11 +15,12 @@
 #include "endpoint_affinity.h"
 #include "hop_layers.h"
 #include "link_loads.h"
-#include "parallel.h"
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
+#include "parallel/worker_team.h"
 #include "psssp_routing.h"
 #include "routing_graph.h"
 #include "search_kernels.h"
-#include "worker_team.h"
 
 namespace psssp::routing {
 
@@ -31,7 +33,7 @@ class Router {
         problem_(make_problem(fabric, graph_, options)),
         loads_(graph_, options),
         tree_(graph_.vertex_count),
-        team_(std::min(effective_threads(options.threads), kMaxTeam)),
+        team_(std::min(parallel::effective_threads(options.threads), kMaxTeam)),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
 
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
@@ -195,7 +197,7 @@ class Router {
   bool prepared_ = false;
   bool full_effort_ = false;
   Backoff stay_checks_;  // skipped where trees keep moving
-  WorkerTeam team_;
+  parallel::WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
   std::vector<LinkLoads> spare_loads_;
   std::vector<SearchTree> spare_trees_;

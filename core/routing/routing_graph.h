@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The switch graph in the two shapes the searches need: flat out-edge arrays
 // (the layered kernel's inner loop, the load bookkeeping) and a reversed Boost
 // CSR graph (searches start at the destination and walk edges backwards).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Test and bench support (header only, not part of the library): fabrics
 // built in code, a route tracer and a small eBB estimator.
 #pragma once

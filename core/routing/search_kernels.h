@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // One destination's search: from the destination switch (root) backwards over
 // the switch graph, giving every reached switch its next hop towards it.
 //  - layered_search: minimal hops; a dynamic program over the BFS layers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The refinement's stay check against the layered search it stands in for.
 #include "routing/search_kernels.h"
 

@@ -1,9 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "worker_team.h"
 
-namespace psssp::routing {
+#include <algorithm>
 
-WorkerTeam::WorkerTeam(unsigned threads) : threads_(threads < 1 ? 1 : threads) {
-  for (unsigned id = 1; id < threads_; ++id) helpers_.emplace_back([this] { helper(); });
+#include "fault_injection.h"
+
+namespace psssp::parallel {
+
+WorkerTeam::WorkerTeam(unsigned threads) : threads_(1) {
+  for (unsigned id = 1; id < threads; ++id) {
+    try {
+      helpers_.emplace_back([this] { helper(); });
+    } catch (...) {  // std::system_error (thread limit) or bad_alloc: a smaller team
+      break;
+    }
+  }
+  threads_ = static_cast<unsigned>(helpers_.size()) + 1;
 }
 
 WorkerTeam::~WorkerTeam() {
@@ -25,9 +37,28 @@ bool WorkerTeam::run_one() {
                                       std::memory_order_acquire))
       break;
   }
-  (*task_.load(std::memory_order_relaxed))(next_of(t));
+  const std::uint32_t index = next_of(t);
+  try {
+    task_fault_point();
+    (*task_.load(std::memory_order_relaxed))(first_index_ + index);
+  } catch (...) {
+    error_.record(index);
+    cancel_unstarted();
+  }
   done_.fetch_add(1, std::memory_order_acq_rel);
   return true;
+}
+
+void WorkerTeam::cancel_unstarted() {
+  std::uint64_t t = ticket_.load(std::memory_order_acquire);
+  while (next_of(t) < count_of(t)) {
+    const std::uint32_t skipped = count_of(t) - next_of(t);
+    if (ticket_.compare_exchange_weak(t, t + skipped, std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+      done_.fetch_add(skipped, std::memory_order_acq_rel);
+      return;
+    }
+  }
 }
 
 namespace {
@@ -67,6 +98,13 @@ void WorkerTeam::run_each(std::uint32_t count, const Task& task) {
     for (std::uint32_t i = 0; i < count; ++i) task(i);
     return;
   }
+  for (std::uint32_t first = 0; first < count; first += std::min(count - first, kMaxBatch))
+    run_batch(first, std::min(count - first, kMaxBatch), task);
+}
+
+void WorkerTeam::run_batch(std::uint32_t first, std::uint32_t count, const Task& task) {
+  error_.reset();
+  first_index_ = first;
   task_.store(&task, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
   ++serial_;
@@ -83,6 +121,7 @@ void WorkerTeam::run_each(std::uint32_t count, const Task& task) {
       std::this_thread::yield();
     else
       cpu_relax();
+  error_.rethrow_if_failed();
 }
 
-}  // namespace psssp::routing
+}  // namespace psssp::parallel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Threads for the speculative refinement: a batch of independent tasks (one
 // destination's search each) on persistent helpers. Task k always works on
 // the k-th slot of its caller's data, so results never depend on which
@@ -9,6 +10,11 @@
 // machine shared with other jobs, or OpenSM's own threads) therefore costs
 // at most one task, not a whole batch as with fixed slices and barriers.
 // Idle helpers spin briefly, then sleep until the next batch is published.
+//
+// A task that throws cancels the tasks of its batch not yet started; run_each
+// waits for the started ones and rethrows the exception of the lowest failed
+// index on the caller (first_error.h), so helpers never outlive the frame
+// their task captured and nothing reaches std::terminate.
 #pragma once
 
 #include <atomic>
@@ -19,12 +25,16 @@
 #include <thread>
 #include <vector>
 
-namespace psssp::routing {
+#include "first_error.h"
+
+namespace psssp::parallel {
 
 class WorkerTeam {
  public:
   using Task = std::function<void(std::uint32_t index)>;
 
+  // `threads` counts the caller; helpers that cannot be started (a process
+  // or system limit) are left out and the team is smaller.
   explicit WorkerTeam(unsigned threads);
   ~WorkerTeam();
   WorkerTeam(const WorkerTeam&) = delete;
@@ -32,7 +42,8 @@ class WorkerTeam {
 
   unsigned size() const { return threads_; }
   // Runs task(0) .. task(count - 1), on the calling thread and the helpers;
-  // returns when all are done.
+  // returns when all are done, or rethrows what a task threw once every
+  // started task has returned.
   void run_each(std::uint32_t count, const Task& task);
 
  private:
@@ -47,8 +58,14 @@ class WorkerTeam {
     return static_cast<std::uint32_t>(t & 0xFFFFFFu);
   }
 
+  // A batch's task count must fit the ticket's 16-bit field.
+  static constexpr std::uint32_t kMaxBatch = 0xFFFFu;
+
+  void run_batch(std::uint32_t first, std::uint32_t count, const Task& task);
   // Takes and runs one task of the current batch; false if none is left.
   bool run_one();
+  // After a failure: marks the batch's unstarted tasks as done, unrun.
+  void cancel_unstarted();
   void helper();
 
   unsigned threads_;
@@ -58,6 +75,8 @@ class WorkerTeam {
   std::atomic<const Task*> task_{nullptr};
   std::atomic<std::uint64_t> ticket_{0};
   std::atomic<std::uint32_t> done_{0};
+  std::uint32_t first_index_ = 0;  // index of the batch's task 0 in run_each's range
+  FirstError error_;
   std::uint64_t serial_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<unsigned> sleepers_{0};
@@ -65,4 +84,4 @@ class WorkerTeam {
   std::condition_variable wake_;
 };
 
-}  // namespace psssp::routing
+}  // namespace psssp::parallel

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// Incremental re-routing: start from the tables the switches hold, keep every
+// entry that still leads to its LID, give new next hops only to the entries
+// that lost theirs (a dead cable or switch, a new LID), chosen by the same
+// load-weighted cost as the full search, then move at most a bounded number
+// of entries where that lowers the path cost by a margin (a cable that came
+// back takes on routes). Every changed entry is a path that moves while
+// traffic runs, so few changes matter more than the last bit of balance.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+#include "psssp_routing.h"
+
+namespace psssp {
+
+struct IncrementalOptions {
+  // Above this share of the entries to repair, the fabric is too different
+  // from the one the tables were made for: full routing instead.
+  double full_above = 0.05;
+  // Entries the rebalancing may move: -1 = automatic (as many as were
+  // repaired, and at least twice the mean routes of a switch cable), 0 = off.
+  std::int64_t rebalance = -1;
+  // A move must lower the path cost (sum of link loads, in routes, with the
+  // moved routes counted on the new path) by more than this.
+  double margin = 1.0;
+};
+
+// `previous` holds the tables the switches have now (ForwardingTables of this
+// fabric: rows by switch, kNoPath or anything invalid where unknown). With a
+// `reference` (the last full routing's tables, remapped to this fabric),
+// every entry that differs from it goes back to it wherever that hop is live
+// and minimal again: a cable that returns gets its original routes back, and
+// the entries moved when it failed return exactly. Minimal mode only;
+// otherwise, or when too much changed, a full route_psssp.
+RoutingResult route_psssp_incremental(const Fabric& fabric, const ForwardingTables& previous,
+                                      const RoutingOptions& options,
+                                      const IncrementalOptions& incremental,
+                                      const ForwardingTables* reference = nullptr);
+
+}  // namespace psssp

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "incremental.h"
+
+#include <gtest/gtest.h>
+
+#include "ebb_estimate.h"
+#include "routing_test_support.h"
+
+namespace psssp {
+namespace {
+
+// Every switch reaches every LID it can reach in the fabric, without loops,
+// over healthy cables only.
+void expect_delivers(const Fabric& f, const ForwardingTables& lfts) {
+  for (unsigned l = 1; l <= f.max_lid(); ++l) {
+    const Lid lid = static_cast<Lid>(l);
+    if (!f.port_of_lid(lid).valid()) continue;
+    for (const NodeId sw : f.switches()) {
+      std::vector<ChannelId> path;
+      ASSERT_EQ(trace_route(f, lfts, PortRef{sw, 0}, lid, &path), Trace::ok)
+          << f.node(sw).name << " LID " << lid;
+      for (const ChannelId c : path) {
+        const PortRef from = f.channel_port(c);
+        ASSERT_TRUE(f.port(from).usable()) << f.node(sw).name << " LID " << lid;
+      }
+    }
+  }
+}
+
+std::uint64_t entries_on(const Fabric& f, const ForwardingTables& lfts, PortRef end) {
+  std::uint64_t n = 0;
+  for (unsigned l = 1; l <= f.max_lid(); ++l)
+    if (lfts.get(end.node, static_cast<Lid>(l)) == end.port) ++n;
+  return n;
+}
+
+std::uint64_t changed(const Fabric& f, const ForwardingTables& a, const ForwardingTables& b) {
+  std::uint64_t n = 0;
+  for (const NodeId sw : f.switches())
+    for (unsigned l = 0; l <= f.max_lid(); ++l)
+      if (a.get(sw, static_cast<Lid>(l)) != b.get(sw, static_cast<Lid>(l))) ++n;
+  return n;
+}
+
+void set_cable(Fabric& f, PortRef end, bool healthy) {
+  f.port(end).healthy = healthy;
+  f.port(f.port(end).remote).healthy = healthy;
+  f.index();
+}
+
+struct TreeCase {
+  testing::KaryNtree t = testing::make_kary_ntree(8, 3);
+  PortRef cable{t.level[1][5], 11};  // a middle switch's up cable
+};
+
+TEST(Incremental, UnchangedFabricKeepsEveryEntry) {
+  TreeCase c;
+  const RoutingResult full = route_psssp(c.t.fabric, RoutingOptions{});
+  const RoutingResult inc =
+      route_psssp_incremental(c.t.fabric, full.lfts, RoutingOptions{}, IncrementalOptions{});
+  ASSERT_TRUE(inc.incremental.used) << inc.incremental.reason;
+  EXPECT_EQ(changed(c.t.fabric, full.lfts, inc.lfts), 0u);
+  EXPECT_EQ(inc.incremental.kept, inc.incremental.entries);
+  EXPECT_EQ(inc.incremental.repaired + inc.incremental.rebalanced, 0u);
+}
+
+// One cable fails: only entries that used it move (issue target: at most
+// twice as many), all pairs are still delivered, the eBB stays within 0.5%
+// of a full re-route; when it comes back it carries routes again and the
+// eBB is within 0.5% of the original.
+TEST(Incremental, CableFailureAndRecovery) {
+  TreeCase c;
+  Fabric& f = c.t.fabric;
+  const RoutingResult before = route_psssp(f, RoutingOptions{});
+  const double ebb_before = estimate_ebb(f, before.lfts, 1000, 3);
+  const PortRef other = f.port(c.cable).remote;
+  const std::uint64_t used =
+      entries_on(f, before.lfts, c.cable) + entries_on(f, before.lfts, other);
+  ASSERT_GT(used, 0u);
+
+  set_cable(f, c.cable, false);
+  const RoutingResult failed =
+      route_psssp_incremental(f, before.lfts, RoutingOptions{}, IncrementalOptions{});
+  ASSERT_TRUE(failed.incremental.used) << failed.incremental.reason;
+  expect_delivers(f, failed.lfts);
+  const std::uint64_t moved = changed(f, before.lfts, failed.lfts);
+  EXPECT_LE(moved, 2 * used) << "used the cable: " << used;
+  EXPECT_EQ(moved, failed.incremental.repaired + failed.incremental.rebalanced);
+  const double ebb_full = estimate_ebb(f, route_psssp(f, RoutingOptions{}).lfts, 1000, 3);
+  const double ebb_failed = estimate_ebb(f, failed.lfts, 1000, 3);
+  EXPECT_GE(ebb_failed, 0.995 * ebb_full) << ebb_failed << " vs full " << ebb_full;
+
+  set_cable(f, c.cable, true);
+  const RoutingResult back =
+      route_psssp_incremental(f, failed.lfts, RoutingOptions{}, IncrementalOptions{}, &before.lfts);
+  ASSERT_TRUE(back.incremental.used) << back.incremental.reason;
+  expect_delivers(f, back.lfts);
+  EXPECT_GT(entries_on(f, back.lfts, c.cable), 0u);
+  // With the last full routing as reference, the moved entries go back.
+  EXPECT_EQ(changed(f, before.lfts, back.lfts), 0u);
+  EXPECT_EQ(back.incremental.restored, moved);
+  const double ebb_back = estimate_ebb(f, back.lfts, 1000, 3);
+  EXPECT_GE(ebb_back, 0.995 * ebb_before) << ebb_back << " vs before " << ebb_before;
+  std::printf(
+      "used %llu moved %llu (rebalanced %llu); eBB before %.4f failed %.4f full %.4f "
+      "back %.4f (moved back %llu)\n",
+      (unsigned long long)used, (unsigned long long)moved,
+      (unsigned long long)failed.incremental.rebalanced, ebb_before, ebb_failed, ebb_full, ebb_back,
+      (unsigned long long)changed(f, failed.lfts, back.lfts));
+}
+
+// Without a reference, the rebalancing alone puts routes back on the cable.
+TEST(Incremental, RecoveryWithoutReferenceRebalances) {
+  TreeCase c;
+  Fabric& f = c.t.fabric;
+  const RoutingResult before = route_psssp(f, RoutingOptions{});
+  const double ebb_before = estimate_ebb(f, before.lfts, 1000, 3);
+  set_cable(f, c.cable, false);
+  const RoutingResult failed =
+      route_psssp_incremental(f, before.lfts, RoutingOptions{}, IncrementalOptions{});
+  set_cable(f, c.cable, true);
+  const RoutingResult back =
+      route_psssp_incremental(f, failed.lfts, RoutingOptions{}, IncrementalOptions{});
+  ASSERT_TRUE(back.incremental.used) << back.incremental.reason;
+  expect_delivers(f, back.lfts);
+  EXPECT_GT(back.incremental.rebalanced, 0u);
+  EXPECT_GT(entries_on(f, back.lfts, c.cable), 0u);
+  EXPECT_GE(estimate_ebb(f, back.lfts, 1000, 3), 0.995 * ebb_before);
+}
+
+TEST(Incremental, RebalancingOffMovesOnlyBrokenEntries) {
+  TreeCase c;
+  Fabric& f = c.t.fabric;
+  const RoutingResult before = route_psssp(f, RoutingOptions{});
+  const PortRef other = f.port(c.cable).remote;
+  const std::uint64_t used =
+      entries_on(f, before.lfts, c.cable) + entries_on(f, before.lfts, other);
+  set_cable(f, c.cable, false);
+  IncrementalOptions off;
+  off.rebalance = 0;
+  const RoutingResult r = route_psssp_incremental(f, before.lfts, RoutingOptions{}, off);
+  ASSERT_TRUE(r.incremental.used);
+  expect_delivers(f, r.lfts);
+  EXPECT_EQ(r.incremental.rebalanced, 0u);
+  // The cable's own entries, and those whose next hop is no longer minimal
+  // (a top switch that lost its cable into a pod is now 4 hops from it).
+  const std::uint64_t moved = changed(f, before.lfts, r.lfts);
+  EXPECT_EQ(moved, r.incremental.repaired);
+  EXPECT_GE(moved, used);
+  EXPECT_LE(moved, 2 * used);
+}
+
+TEST(Incremental, UnknownTablesGetAFullRouting) {
+  TreeCase c;
+  const ForwardingTables empty(c.t.fabric);
+  const RoutingResult r =
+      route_psssp_incremental(c.t.fabric, empty, RoutingOptions{}, IncrementalOptions{});
+  EXPECT_FALSE(r.incremental.used);
+  EXPECT_NE(r.incremental.reason.find("lost their next hop"), std::string::npos)
+      << r.incremental.reason;
+  EXPECT_EQ(changed(c.t.fabric, r.lfts, route_psssp(c.t.fabric, RoutingOptions{}).lfts), 0u);
+}
+
+TEST(Incremental, TorusCableFailureDelivers) {
+  Fabric f = testing::make_torus({6, 6}, 2);
+  const RoutingResult before = route_psssp(f, RoutingOptions{});
+  const NodeId sw = f.switches()[7];
+  PortNum port = 0;
+  for (PortNum p = 1; p < f.node(sw).ports.size() && !port; ++p)
+    if (f.port(PortRef{sw, p}).usable() && f.node(f.port(PortRef{sw, p}).remote.node).is_switch())
+      port = p;
+  ASSERT_NE(port, 0);
+  set_cable(f, PortRef{sw, port}, false);
+  IncrementalOptions o;
+  o.full_above = 1.0;  // force the repair even where distances changed
+  const RoutingResult r = route_psssp_incremental(f, before.lfts, RoutingOptions{}, o);
+  ASSERT_TRUE(r.incremental.used);
+  expect_delivers(f, r.lfts);
+}
+
+}  // namespace
+}  // namespace psssp
