@@ -1,13 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-sim check FABRIC --routes DUMP: trace every host-to-host route.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
+#include <memory>
 #include <string>
-#include <thread>
 
-#include "cli_args.h"
+#include "cli/command_line.h"
+#include "cli/json_report.h"
 #include "commands.h"
 #include "deadlock_option.h"
+#include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
 #include "output_util.h"
@@ -16,26 +20,20 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: psssp-sim check FABRIC --routes DUMP [--lids FILE] [--json] [--max-faults N]\n"
-    "                       [--threads T] [--deadlock [--sl-file F | --layers F] [--sl2vl F]]\n"
-    "\n"
+constexpr const char* kDescription =
     "Traces every ordered pair of host ports (every LID of an LMC range) through the\n"
     "LFTs and reports black holes, loops, wrong deliveries, routes over down links or\n"
     "unconnected ports, path lengths and the edge forwarding index. Exit status 1 if\n"
-    "any pair fails.\n"
-    "  --routes DUMP     LFT dump (opensm-lfts.dump, dump_fts or ibroute output)\n"
-    "  --lids FILE       LIDs from opensm-subnet.lst or a guid2lid file\n"
-    "  --json            one JSON object instead of text\n"
-    "  --max-faults N    faults listed in full (default 20; counts cover all)\n"
-    "  --threads T       worker threads (default: all cores)\n"
-    "  --deadlock        also check for credit loops (cyclic channel dependencies per VL);\n"
-    "                    exit status 1 and one concrete cycle if there is one\n"
-    "  --sl-file F       SL per route: \"SLID DLID SL\" lines (default: SL 0 everywhere)\n"
-    "  --layers F        SL per route from the psssp engine's layer table (psssp-layers.dump)\n"
-    "  --sl2vl F         SL-to-VL maps from opensm-sl2vl.dump (default: identity)\n"
-    "  --same-as DUMP2   also require DUMP2 (any LFT dump format) to hold the same\n"
-    "                    port for every switch and LID; lists the first differences\n";
+    "any pair fails.";
+
+struct CheckOptions {
+  FabricInput input;
+  std::string routes, same_as;
+  bool json = false, deadlock = false;
+  std::size_t max_faults = 20;
+  unsigned threads = 0;
+  DeadlockInputs deadlock_inputs;
+};
 
 std::string channel_label(const Fabric& f, ChannelId c) {
   const PortRef p = f.channel_port(c);
@@ -44,40 +42,48 @@ std::string channel_label(const Fabric& f, ChannelId c) {
          describe_node(f, r.node) + " port " + std::to_string(r.port);
 }
 
-void print_json(const std::string& fabric_path, const std::string& routes, const Fabric& f,
-                const CheckReport& r, const std::string& deadlock_json, double seconds) {
-  std::printf("{\"fabric\":%s,\"routes\":%s,\"hosts\":%zu,\"pairs\":%llu,\"delivered\":%llu,",
-              json_string(fabric_path).c_str(), json_string(routes).c_str(), f.host_ports().size(),
-              static_cast<unsigned long long>(r.pairs),
-              static_cast<unsigned long long>(r.delivered));
-  std::printf("\"ok\":%s,\"failed_pairs\":{", r.ok() ? "true" : "false");
+// One end of a directed link, as in the --link-csv of score.
+cli::Json link_end(const Fabric& f, PortRef p) {
+  const Node& n = f.node(p.node);
+  return {{"node_guid", hex_guid(n.guid)},
+          {"node", n.description.empty() ? n.name : n.description},
+          {"port", p.port}};
+}
+
+void print_json(const CheckOptions& o, const Fabric& f, const CheckReport& r,
+                const DeadlockOutcome& loops, double seconds) {
+  cli::Json report = cli::json_report();
+  report["fabric"] = o.input.path;
+  report["routes"] = o.routes;
+  report["hosts"] = f.host_ports().size();
+  report["pairs"] = r.pairs;
+  report["delivered"] = r.delivered;
+  report["ok"] = r.ok();
+  cli::Json& failed = report["failed_pairs"] = cli::Json::object();
   for (int k = 1; k < kTraceStatusCount; ++k)
-    std::printf("%s\"%s\":%llu", k > 1 ? "," : "", trace_status_key(static_cast<TraceStatus>(k)),
-                static_cast<unsigned long long>(r.pairs_by_kind[k]));
-  std::printf("},\"fault_count\":%llu,\"faults\":[",
-              static_cast<unsigned long long>(r.fault_count));
-  for (std::size_t i = 0; i < r.faults.size(); ++i) {
-    const CheckFault& x = r.faults[i];
-    std::printf("%s{\"kind\":\"%s\",\"pairs\":%llu,\"dlid\":%u,", i ? "," : "",
-                trace_status_key(x.kind), static_cast<unsigned long long>(x.pairs),
-                static_cast<unsigned>(x.dlid));
-    if (x.source_switch != kNoNode)
-      std::printf("\"source_switch_guid\":\"%s\",\"source_switch_lid\":%u,",
-                  hex_guid(f.node(x.source_switch).guid).c_str(),
-                  static_cast<unsigned>(f.node(x.source_switch).ports[0].lid));
-    std::printf("\"source_port_guid\":\"%s\",\"message\":%s}",
-                hex_guid(f.port(x.source).guid).c_str(), json_string(x.message).c_str());
+    failed[trace_status_key(static_cast<TraceStatus>(k))] = r.pairs_by_kind[k];
+  report["fault_count"] = r.fault_count;
+  cli::Json& faults = report["faults"] = cli::Json::array();
+  for (const CheckFault& x : r.faults) {
+    cli::Json fault = {{"kind", trace_status_key(x.kind)}, {"pairs", x.pairs}, {"dlid", x.dlid}};
+    if (x.source_switch != kNoNode) {
+      fault["source_switch_guid"] = hex_guid(f.node(x.source_switch).guid);
+      fault["source_switch_lid"] = f.node(x.source_switch).ports[0].lid;
+    }
+    fault["source_port_guid"] = hex_guid(f.port(x.source).guid);
+    fault["message"] = x.message;
+    faults.push_back(std::move(fault));
   }
-  std::printf("],\"hops\":{\"mean\":%s,\"max\":%u,\"minimal_share\":%s},",
-              json_number(r.mean_hops).c_str(), r.max_hops, json_number(r.minimal_share).c_str());
-  std::printf("\"edge_forwarding_index\":{\"max\":%llu,\"mean\":%s,\"links\":%zu",
-              static_cast<unsigned long long>(r.efi_max), json_number(r.efi_mean).c_str(),
-              r.switch_channels);
-  if (r.switch_channels)
-    std::printf(",\"max_link\":%s", json_string(channel_label(f, r.efi_max_channel)).c_str());
-  std::printf("},");
-  if (!deadlock_json.empty()) std::printf("\"deadlock\":%s,", deadlock_json.c_str());
-  std::printf("\"seconds\":%s}\n", json_number(seconds).c_str());
+  report["hops"] = {{"mean", r.mean_hops}, {"max", r.max_hops}, {"minimal_share", r.minimal_share}};
+  cli::Json efi = {{"max", r.efi_max}, {"mean", r.efi_mean}, {"links", r.switch_channels}};
+  if (r.switch_channels) {
+    const PortRef from = f.channel_port(r.efi_max_channel);
+    efi["max_link"] = {{"from", link_end(f, from)}, {"to", link_end(f, f.port(from).remote)}};
+  }
+  report["edge_forwarding_index"] = std::move(efi);
+  if (o.deadlock) report["deadlock"] = loops.json;
+  report["seconds"] = seconds;
+  cli::write_json(std::cout, report);
 }
 
 void print_text(const Fabric& f, const CheckReport& r, double seconds) {
@@ -130,60 +136,75 @@ std::string table_differences(const Fabric& f, const ForwardingTables& a, const 
   return out;
 }
 
-int check(int argc, char** argv) {
-  CliArgs args(argc, argv,
-               {"--routes", "--lids", "--max-faults", "--threads", "--sl-file", "--layers",
-                "--sl2vl", "--same-as"},
-               {"--json", "--deadlock", "--help", "-h"});
-  if (args.flag("--help") || args.flag("-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  if (args.positional().size() != 1 || !args.has("--routes"))
-    throw UsageError("need FABRIC and --routes DUMP");
+int check(const CheckOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string fabric_path = args.positional()[0];
-  Fabric fabric = read_fabric(fabric_path);
-  if (args.has("--lids")) apply_lid_file(fabric, args.get("--lids"));
-  const ForwardingTables lfts = read_lfts(args.get("--routes"), fabric);
-  const unsigned threads = static_cast<unsigned>(
-      args.get_uint("--threads", std::max(1u, std::thread::hardware_concurrency())));
-  const CheckReport report = check_routes(
-      fabric, lfts, threads, static_cast<std::size_t>(args.get_uint("--max-faults", 20)));
+  const Fabric fabric = load_fabric(o.input);
+  const ForwardingTables lfts = read_lfts(o.routes, fabric);
+  const CheckReport report =
+      check_routes(fabric, lfts, cli::resolve_threads(o.threads), o.max_faults);
   std::string differences;
-  if (args.has("--same-as"))
-    differences = table_differences(fabric, lfts, read_lfts(args.get("--same-as"), fabric),
-                                    args.get("--routes"), args.get("--same-as"));
+  if (!o.same_as.empty())
+    differences =
+        table_differences(fabric, lfts, read_lfts(o.same_as, fabric), o.routes, o.same_as);
   DeadlockOutcome loops;
-  if (args.flag("--deadlock"))
-    loops = check_credit_loops(
-        fabric, lfts,
-        {args.get("--sl-file", ""), args.get("--layers", ""), args.get("--sl2vl", "")});
-  else if (args.has("--sl-file") || args.has("--layers") || args.has("--sl2vl"))
-    throw UsageError("--sl-file, --layers and --sl2vl need --deadlock");
+  if (o.deadlock) loops = check_credit_loops(fabric, lfts, o.deadlock_inputs);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (args.flag("--json")) {
-    print_json(fabric_path, args.get("--routes"), fabric, report, loops.json, seconds);
+  if (o.json) {
+    print_json(o, fabric, report, loops, seconds);
   } else {
     print_text(fabric, report, seconds);
     std::fputs(loops.text.c_str(), stdout);
   }
-  if (args.has("--same-as"))
+  if (!o.same_as.empty())
     std::fputs(differences.empty() ? "tables identical\n" : differences.c_str(),
-               args.flag("--json") ? stderr : stdout);
-  return report.ok() && loops.deadlock_free && differences.empty() ? 0 : 1;
+               o.json ? stderr : stdout);
+  return report.ok() && loops.deadlock_free && differences.empty() ? cli::kExitOk
+                                                                   : cli::kExitCheckFailed;
+}
+
+void define_options(CLI::App& cmd, CheckOptions& o) {
+  cmd.footer(kDescription);
+  add_fabric_input(cmd, o.input);
+  cmd.add_option("--routes", o.routes, "LFT dump (opensm-lfts.dump, dump_fts or ibroute output)")
+      ->required()
+      ->type_name("DUMP");
+  cmd.add_flag("--json", o.json, "one JSON object instead of text");
+  cli::add_uint(cmd, "--max-faults", o.max_faults,
+                "faults listed in full (default 20; counts cover all)", 0, 1000000);
+  cli::add_threads(cmd, o.threads, "worker threads");
+  CLI::Option* deadlock =
+      cmd.add_flag("--deadlock", o.deadlock,
+                   "also check for credit loops (cyclic channel dependencies per VL);\n"
+                   "exit status 1 and one concrete cycle if there is one");
+  CLI::Option* sl_file =
+      cmd.add_option("--sl-file", o.deadlock_inputs.sl_file,
+                     "SL per route: \"SLID DLID SL\" lines (default: SL 0 everywhere)")
+          ->type_name("F")
+          ->needs(deadlock);
+  cmd.add_option(
+         "--layers", o.deadlock_inputs.layer_table,
+         "SL per route from the psssp engine's layer table (psssp-layers[.0xPORTGUID].dump)")
+      ->type_name("F")
+      ->needs(deadlock)
+      ->excludes(sl_file);
+  cmd.add_option("--sl2vl", o.deadlock_inputs.sl2vl_dump,
+                 "SL-to-VL maps from opensm-sl2vl.dump (default: identity)")
+      ->type_name("F")
+      ->needs(deadlock);
+  cmd.add_option("--same-as", o.same_as,
+                 "also require DUMP2 (any LFT dump format) to hold the same\n"
+                 "port for every switch and LID; lists the first differences")
+      ->type_name("DUMP2");
 }
 
 }  // namespace
 
-int run_check(int argc, char** argv) {
-  try {
-    return check(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "psssp-sim check: %s\n%s", e.what(), kUsage);
-    return 2;
-  }
+Command add_check(CLI::App& app) {
+  auto o = std::make_shared<CheckOptions>();
+  CLI::App* cmd = cli::add_subcommand(app, "check", "trace every host-to-host route through LFTs",
+                                      [o](CLI::App& c) { define_options(c, *o); });
+  return {cmd, [o] { return check(*o); }};
 }
 
 }  // namespace psssp::sim

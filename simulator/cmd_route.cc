@@ -1,165 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-sim route FABRIC -o LFTS: P-SSSP forwarding tables for a fabric file,
 // written in opensm-lfts.dump format (OpenSM loads it with -R file -U).
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
+#include <iostream>
+#include <memory>
 #include <string>
 
+#include "cli/command_line.h"
+#include "cli/json_report.h"
+#include "cli/output_files.h"
 #include "commands.h"
 #include "fabric/canonical_order.h"
+#include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/guid_list.h"
 #include "formats/lft_io.h"
+#include "routing/incremental.h"
 #include "routing/option_names.h"
 #include "routing/psssp_routing.h"
 
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: psssp-sim route FABRIC -o LFTS [--lids FILE] [--nonminimal [--max-extra-hops N]]\n"
-    "         [--capacity] [--switch-load] [--guid-file FILE [--guid-mode priority|only]]\n"
-    "         [--refine N] [--effort auto|full|fast] [--affinity SOURCE,ROOT]\n"
-    "         [--order auto|switches|interleaved|lid] [--threads N]\n"
-    "\n"
+constexpr const char* kDescription =
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
-    "LID) and writes them as an opensm-lfts.dump file. Summary on stderr.\n"
-    "  -o, --output LFTS   where to write the tables (opensm-lfts.dump format, loads\n"
-    "                      with opensm -R file -U LFTS)\n"
-    "  --lids FILE         LIDs from an opensm-subnet.lst or guid2lid file\n"
-    "  --nonminimal        allow paths longer than the shortest\n"
-    "  --max-extra-hops N  with --nonminimal: at most N hops longer (default 2)\n"
-    "  --capacity          weigh link load by link capacity\n"
-    "  --switch-load       routes to switch LIDs add load too\n"
-    "  --guid-file FILE    port GUIDs (cn_guid_file format)\n"
-    "  --guid-mode M       priority (default): route the listed ports first;\n"
-    "                      only: only their traffic adds load\n"
-    "  --refine N          rip-up-and-reroute passes, at most (default 8; stops at a\n"
-    "                      pass that changes no table)\n"
-    "  --effort E          full: endpoint affinity and all refinement passes; fast:\n"
-    "                      neither, one refinement pass keeping ties; auto\n"
-    "                      (default): full up to about 1000 hosts (2e6\n"
-    "                      shortest-path edges per pass)\n"
-    "  --affinity S,R      endpoint-affinity strengths (default 3,1; 0,0 = off)\n"
-    "  --order O           destination order: switches (all LIDs of a switch in a\n"
-    "                      row), interleaved (round robin over switches), lid, or\n"
-    "                      auto (default): switches, and with full effort also\n"
-    "                      interleaved, keeping the higher estimated eBB\n"
-    "  --threads N         worker threads, 0 = all cores (default 0); same result\n";
+    "LID) and writes them as an opensm-lfts.dump file. Summary on stderr, or with\n"
+    "--json as one JSON object on standard output.";
 
-struct Usage {
-  std::string message;
+struct RouteOptions {
+  FabricInput input;
+  std::string output, guid_file;
+  std::string previous, reference;  // incremental re-routing (routing/incremental.h)
+  bool json = false;
+  RoutingOptions routing;
+  IncrementalOptions incremental;
 };
 
-// An option value from option_names.h, or Usage listing the accepted words.
+// An option value from option_names.h, or UsageError listing the accepted words.
 template <typename Parse, typename Choices>
 auto parse_choice(const std::string& opt, const std::string& word, Parse parse, Choices choices) {
   const auto value = parse(word);
-  if (!value) throw Usage{opt + " is " + choices() + ", not '" + word + "'"};
+  if (!value) throw cli::UsageError(opt + " is " + choices() + ", not '" + word + "'");
   return *value;
 }
 
-unsigned parse_count(const char* opt, const char* text) {
+void parse_affinity(const std::string& v, RoutingOptions& options) {
   char* end = nullptr;
-  const unsigned long v = std::strtoul(text, &end, 10);
-  if (!*text || *end || v > 1000000 || text[0] == '-')
-    throw Usage{std::string(opt) + " wants a non-negative number, not '" + text + "'"};
-  return static_cast<unsigned>(v);
+  const double source = std::strtod(v.c_str(), &end);
+  const char* rest = end;
+  const double root = *rest == ',' ? std::strtod(rest + 1, &end) : -1.0;
+  if (*rest != ',' || *end != '\0' || end == rest + 1 || !(source >= 0.0) || !(root >= 0.0) ||
+      source > 1e6 || root > 1e6)
+    throw cli::UsageError("--affinity is SOURCE,ROOT (two numbers >= 0), not '" + v + "'");
+  options.source_affinity = source;
+  options.root_affinity = root;
 }
 
-struct Args {
-  std::string fabric, output, lids, guid_file;
-  RoutingOptions options;
+// Load over the switch-to-switch channels.
+struct LinkLoad {
+  std::size_t links = 0;
+  double max = 0.0, mean = 0.0;
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  std::string guid_mode;
-  for (int i = 1; i < argc; ++i) {
-    const std::string opt = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) throw Usage{opt + " needs a value"};
-      return argv[++i];
-    };
-    if (opt == "-o" || opt == "--output") {
-      a.output = value();
-    } else if (opt == "--lids") {
-      a.lids = value();
-    } else if (opt == "--nonminimal") {
-      a.options.minimal = false;
-    } else if (opt == "--max-extra-hops") {
-      a.options.max_extra_hops = parse_count(argv[i], value());
-    } else if (opt == "--capacity") {
-      a.options.capacity_weights = true;
-    } else if (opt == "--switch-load") {
-      a.options.switch_lids_load = true;
-    } else if (opt == "--guid-file") {
-      a.guid_file = value();
-    } else if (opt == "--guid-mode") {
-      guid_mode = value();
-      if (guid_mode == "priority")
-        a.options.guid_list_mode = RoutingOptions::GuidListMode::priority;
-      else if (guid_mode == "only")
-        a.options.guid_list_mode = RoutingOptions::GuidListMode::only;
-      else
-        throw Usage{"--guid-mode is priority or only, not '" + guid_mode + "'"};
-    } else if (opt == "--refine") {
-      a.options.refine_passes = parse_count(argv[i], value());
-    } else if (opt == "--effort") {
-      a.options.effort = parse_choice(opt, value(), parse_effort, effort_choices);
-    } else if (opt == "--affinity") {
-      const std::string v = value();
-      char* end = nullptr;
-      const double source = std::strtod(v.c_str(), &end);
-      const char* rest = end;
-      const double root = *rest == ',' ? std::strtod(rest + 1, &end) : -1.0;
-      if (*rest != ',' || *end != '\0' || end == rest + 1 || !(source >= 0.0) || !(root >= 0.0) ||
-          source > 1e6 || root > 1e6)
-        throw Usage{"--affinity is SOURCE,ROOT (two numbers >= 0), not '" + v + "'"};
-      a.options.source_affinity = source;
-      a.options.root_affinity = root;
-    } else if (opt == "--order") {
-      a.options.order = parse_choice(opt, value(), parse_order, order_choices);
-    } else if (opt == "--threads") {
-      a.options.threads = parse_count(argv[i], value());
-    } else if (opt.size() > 1 && opt[0] == '-') {
-      throw Usage{"unknown option " + opt};
-    } else if (a.fabric.empty()) {
-      a.fabric = opt;
-    } else {
-      throw Usage{"unexpected argument '" + opt + "'"};
-    }
-  }
-  if (a.fabric.empty()) throw Usage{"no fabric file given"};
-  if (a.output.empty()) throw Usage{"no output file given (-o LFTS)"};
-  if (!guid_mode.empty() && a.guid_file.empty()) throw Usage{"--guid-mode needs --guid-file"};
-  return a;
-}
-
-// Load summary over the switch-to-switch channels.
-void print_summary(const Fabric& fabric, const RoutingResult& r, const std::string& output) {
-  double max_load = 0.0, sum = 0.0;
-  std::size_t links = 0;
+LinkLoad switch_link_load(const Fabric& fabric, const RoutingResult& r) {
+  LinkLoad load;
+  double sum = 0.0;
   for (ChannelId c = 0; c < r.channel_load.size(); ++c) {
     const PortRef ref = fabric.channel_port(c);
     const Node& node = fabric.node(ref.node);
     if (!node.is_switch() || ref.port == 0) continue;
     const Port& port = node.ports[ref.port];
     if (!port.usable() || !fabric.node(port.remote.node).is_switch()) continue;
-    max_load = std::max(max_load, r.channel_load[c]);
+    load.max = std::max(load.max, r.channel_load[c]);
     sum += r.channel_load[c];
-    ++links;
+    ++load.links;
   }
+  load.mean = load.links ? sum / static_cast<double>(load.links) : 0.0;
+  return load;
+}
+
+void print_summary(const Fabric& fabric, const RoutingResult& r, const std::string& output) {
+  const LinkLoad load = switch_link_load(fabric, r);
   std::fprintf(
       stderr,
       "psssp-sim route: %zu switches, LIDs up to %zu, routed in %.3f s; switch links: %zu, "
       "routes per link max %.0f mean %.1f; %zu unreachable; wrote %s\n",
-      fabric.switches().size(), static_cast<std::size_t>(fabric.max_lid()), r.seconds, links,
-      max_load, links ? sum / static_cast<double>(links) : 0.0, r.unreachable.size(),
-      output.c_str());
+      fabric.switches().size(), static_cast<std::size_t>(fabric.max_lid()), r.seconds, load.links,
+      load.max, load.mean, r.unreachable.size(), output.c_str());
   std::fprintf(stderr, "  %s effort, %u refinement pass%s%s; order %s",
                r.full_effort ? "full" : "fast", r.refine_passes_run,
                r.refine_passes_run == 1 ? "" : "es",
@@ -175,36 +104,176 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
     std::fprintf(stderr, "  ... and %zu more\n", r.unreachable.size() - shown);
 }
 
+void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult& r) {
+  const LinkLoad load = switch_link_load(fabric, r);
+  cli::Json report = cli::json_report();
+  report["fabric"] = o.input.path;
+  report["output"] = o.output;
+  report["switches"] = fabric.switches().size();
+  report["max_lid"] = fabric.max_lid();
+  report["seconds"] = r.seconds;
+  report["switch_links"] = {
+      {"links", load.links}, {"max_routes", load.max}, {"mean_routes", load.mean}};
+  report["unreachable"] = r.unreachable;
+  report["effort"] = r.full_effort ? "full" : "fast";
+  report["refine_passes"] = r.refine_passes_run;
+  report["converged"] = r.converged;
+  report["order"] = order_name(r.order);
+  if (!o.previous.empty())
+    report["incremental"] = {{"used", r.incremental.used},
+                             {"full_reason", r.incremental.reason},
+                             {"entries", r.incremental.entries},
+                             {"kept", r.incremental.kept},
+                             {"repaired", r.incremental.repaired},
+                             {"restored", r.incremental.restored},
+                             {"rebalanced", r.incremental.rebalanced}};
+  report["estimated_ebb"] =
+      r.estimate_switches >= 0.0
+          ? cli::Json{{"switches", r.estimate_switches}, {"interleaved", r.estimate_interleaved}}
+          : cli::Json();
+  cli::write_json(std::cout, report);
+}
+
+int route(RouteOptions& o) {
+  cli::OutputFiles outputs;
+  if (o.json) outputs.claim_stdout("--json");
+  std::ostream& out = outputs.open(o.output, "-o");
+  // Route in node-GUID order, as the OpenSM plugin does, so both give the same tables.
+  const Fabric fabric = sorted_by_guid(load_fabric(o.input));
+  if (!o.guid_file.empty()) o.routing.guid_list = read_guid_list(o.guid_file);
+
+  RoutingResult result;
+  if (o.previous.empty()) {
+    result = route_psssp(fabric, o.routing);
+  } else {
+    // As the plugin on a re-sweep: the switches' current tables, and
+    // optionally the last full routing that moved entries return to.
+    const ForwardingTables previous = read_lfts(o.previous, fabric);
+    if (o.reference.empty()) {
+      result = route_psssp_incremental(fabric, previous, o.routing, o.incremental);
+    } else {
+      const ForwardingTables reference = read_lfts(o.reference, fabric);
+      result = route_psssp_incremental(fabric, previous, o.routing, o.incremental, &reference);
+    }
+  }
+  write_lfts(out, fabric, result.lfts);
+  if (o.json) {
+    print_json(o, fabric, result);
+    outputs.commit();
+  } else {
+    outputs.commit();
+    print_summary(fabric, result, o.output);  // "wrote FILE" once it is written
+  }
+  return cli::kExitOk;
+}
+
+void define_options(CLI::App& cmd, RouteOptions& o) {
+  RoutingOptions& r = o.routing;
+  cmd.footer(kDescription);
+  add_fabric_input(cmd, o.input);
+  cmd.add_option("-o,--output", o.output,
+                 "where to write the tables (opensm-lfts.dump format, loads\n"
+                 "with opensm -R file -U LFTS); - is standard output")
+      ->required()
+      ->type_name("LFTS");
+  cmd.add_flag("--json", o.json, "the summary as one JSON object on standard output");
+  cmd.add_flag_function(
+      "--nonminimal", [&r](std::int64_t) { r.minimal = false; },
+      "allow paths longer than the shortest");
+  cli::add_uint(cmd, "--max-extra-hops", r.max_extra_hops,
+                "with --nonminimal: at most N hops longer (default 2)", 0, 1000000);
+  cmd.add_flag_function(
+      "--capacity", [&r](std::int64_t) { r.capacity = RoutingOptions::Capacity::on; },
+      "weigh link load by link capacity, also when all switch cables have one rate\n"
+      "(default: exactly when they mix rates)");
+  cmd.add_flag_function(
+      "--no-capacity", [&r](std::int64_t) { r.capacity = RoutingOptions::Capacity::off; },
+      "count routes only, also where the switch cables mix rates");
+  cmd.add_flag_function(
+      "--switch-load", [&r](std::int64_t) { r.switch_lids_load = true; },
+      "routes to switch LIDs add load too");
+  CLI::Option* guid_file =
+      cmd.add_option("--guid-file", o.guid_file, "port GUIDs (cn_guid_file format)")
+          ->type_name("FILE");
+  cmd.add_option_function<std::string>(
+         "--guid-mode",
+         [&r](const std::string& mode) {
+           if (mode == "priority")
+             r.guid_list_mode = RoutingOptions::GuidListMode::priority;
+           else if (mode == "only")
+             r.guid_list_mode = RoutingOptions::GuidListMode::only;
+           else
+             throw cli::UsageError("--guid-mode is priority or only, not '" + mode + "'");
+         },
+         "priority (default): route the listed ports first;\n"
+         "only: only their traffic adds load")
+      ->type_name("M")
+      ->needs(guid_file);
+  cli::add_uint(cmd, "--refine", r.refine_passes,
+                "rip-up-and-reroute passes, at most (default 8; stops at a\n"
+                "pass that changes no table)",
+                0, 1000000);
+  cmd.add_option_function<std::string>(
+         "--effort",
+         [&r](const std::string& word) {
+           r.effort = parse_choice("--effort", word, parse_effort, effort_choices);
+         },
+         "full: endpoint affinity and all refinement passes; fast:\n"
+         "neither, one refinement pass keeping ties; auto\n"
+         "(default): full up to about 1000 hosts (2e6\n"
+         "shortest-path edges per pass)")
+      ->type_name("E");
+  cmd.add_option_function<std::string>(
+         "--affinity", [&r](const std::string& v) { parse_affinity(v, r); },
+         "endpoint-affinity strengths (default 3,1; 0,0 = off)")
+      ->type_name("S,R");
+  cmd.add_option_function<std::string>(
+         "--order",
+         [&r](const std::string& word) {
+           r.order = parse_choice("--order", word, parse_order, order_choices);
+         },
+         "destination order: switches (all LIDs of a switch in a\n"
+         "row), interleaved (round robin over switches), lid, or\n"
+         "auto (default): switches, and with full effort also\n"
+         "interleaved, keeping the higher estimated eBB")
+      ->type_name("O");
+  cli::add_threads(cmd, r.threads, "worker threads; the tables do not depend on it");
+  CLI::Option* previous =
+      cmd.add_option("--previous", o.previous,
+                     "re-route incrementally from these tables (any LFT dump of this\n"
+                     "fabric, e.g. dump_fts): keep every entry whose next hop is still a\n"
+                     "live minimal hop, repair the others, rebalance a little; a full\n"
+                     "routing if more than 5% must change")
+          ->type_name("LFTS");
+  cmd.add_option("--reference", o.reference,
+                 "with --previous: the last full routing; entries that differ from\n"
+                 "it go back to it where that hop is live and minimal again")
+      ->type_name("LFTS")
+      ->needs(previous);
+  cmd.add_option_function<std::string>(
+         "--rebalance",
+         [&o](const std::string& word) {
+           if (word == "auto") {
+             o.incremental.rebalance = -1;
+           } else if (word == "off") {
+             o.incremental.rebalance = 0;
+           } else {
+             o.incremental.rebalance =
+                 static_cast<std::int64_t>(cli::parse_uint("--rebalance", word, 0, 100000000));
+           }
+         },
+         "with --previous: entries the rebalancing may move (auto, off, N)")
+      ->type_name("N")
+      ->needs(previous);
+}
+
 }  // namespace
 
-int run_route(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-  Args args;
-  try {
-    args = parse(argc, argv);
-  } catch (const Usage& u) {
-    std::fprintf(stderr, "psssp-sim route: %s\n%s", u.message.c_str(), kUsage);
-    return 2;
-  }
-  Fabric as_read = read_fabric(args.fabric);
-  if (!args.lids.empty()) apply_lid_file(as_read, args.lids);
-  // Route in node-GUID order, as the OpenSM plugin does, so both give the same tables.
-  const Fabric fabric = sorted_by_guid(as_read);
-  if (!args.guid_file.empty()) args.options.guid_list = read_guid_list(args.guid_file);
-
-  const RoutingResult result = route_psssp(fabric, args.options);
-
-  std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot write " + args.output + ": " + std::strerror(errno));
-  write_lfts(out, fabric, result.lfts);
-  out.close();
-  if (!out) throw InputError("error writing " + args.output);
-  print_summary(fabric, result, args.output);
-  return 0;
+Command add_route(CLI::App& app) {
+  auto o = std::make_shared<RouteOptions>();
+  CLI::App* cmd = cli::add_subcommand(app, "route", "compute P-SSSP forwarding tables",
+                                      [o](CLI::App& c) { define_options(c, *o); });
+  return {cmd, [o] { return route(*o); }};
 }
 
 }  // namespace psssp::sim

@@ -1,17 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-sim score FABRIC --routes DUMP...: effective bisection bandwidth.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <fstream>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
-#include "cli_args.h"
+#include "cli/command_line.h"
+#include "cli/json_report.h"
+#include "cli/output_files.h"
 #include "commands.h"
 #include "ebb_scorer.h"
+#include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
 #include "host_set.h"
@@ -22,35 +26,33 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: psssp-sim score FABRIC --routes DUMP [--routes DUMP2 ...] [--name NAME ...]\n"
-    "         [--pattern P] [--runs R] [--seed S] [--threads T] [--json|--csv]\n"
-    "         [--link-csv FILE] [--dump-patterns FILE] [--maxmin]\n"
-    "         [--hosts-regex RE] [--hosts-file GUIDS] [--lids FILE]\n"
-    "         [--lmc-path first|random|hash] [--mapping linear|random|FILE] [--grid AxB[xC]]\n"
-    "\n"
+constexpr const char* kDescription =
     "Effective bisection bandwidth (eBB): per run every directed cable, host links\n"
     "included, counts the flows crossing it; a flow gets 1 / (largest count on its\n"
     "path); the run's value is the mean over its flows; eBB is the mean over runs.\n"
     "Every routing sees the same flows in every run.\n"
     "\n"
     "patterns: bisect (default; random halves, first -> second; odd host count: one\n"
-    "  idles), bisect-fb (both ways), permutation, shift (run r: rank i -> i+r+1),\n"
-    "  ring, recursive-doubling, dissemination, halo2d, halo3d (--grid, periodic),\n"
-    "  gather|incast (all -> rank 0), file:PATH (\"SRC DST\" GUID/LID per line, \"--\"\n"
-    "  starts the next phase). Deterministic patterns cycle through their phases;\n"
-    "  without --runs they run each phase once.\n"
-    "  --runs R          runs (default 5000 for random patterns)\n"
-    "  --seed S          run r draws from mt19937_64(splitmix64(S ^ splitmix64(r))) (default 1)\n"
-    "  --threads T       threads across runs (default: all cores); results do not depend on it\n"
-    "  --maxmin          also compute max-min fair shares (progressive filling)\n"
-    "  --lmc-path M      LMC destination LID: first (base), random, hash (of src/dst LIDs)\n"
-    "  --mapping M       rank -> host: linear (host order), random (new per run), FILE of "
-    "GUIDs/LIDs\n"
-    "  --hosts-regex RE  hosts whose node description matches RE\n"
-    "  --hosts-file F    hosts listed by port (or node) GUID, as OpenSM's cn_guid_file\n"
-    "  --dump-patterns F one line per run: the run's flows as src_lid:dst_lid\n"
-    "  --link-csv F      per directed channel: mean and max flows per run\n";
+    "idles), bisect-fb (both ways), permutation, shift (run r: rank i -> i+r+1),\n"
+    "ring, recursive-doubling, dissemination, halo2d, halo3d (--grid, periodic),\n"
+    "gather|incast (all -> rank 0), file:PATH (\"SRC DST\" GUID/LID per line, \"--\"\n"
+    "starts the next phase). Deterministic patterns cycle through their phases;\n"
+    "without --runs they run each phase once.";
+
+// Far above any useful run count (each run keeps its scores in memory), so
+// that a mistyped --runs gets a message instead of running out of memory.
+constexpr std::uint64_t kMaxRuns = 10000000;
+
+struct ScoreOptions {
+  FabricInput input;
+  std::vector<std::string> routes, names;
+  std::string pattern = "bisect", grid, mapping = "linear", lmc_path = "first";
+  std::string hosts_regex, hosts_file, link_csv, dump_patterns;
+  std::uint64_t runs = 0;  // 0: the pattern's default
+  std::uint64_t seed = 1;
+  unsigned threads = 0;
+  bool json = false, csv = false, maxmin = false;
+};
 
 struct Routing {
   std::string name, path;
@@ -107,9 +109,7 @@ std::vector<double> pick(const std::vector<RunScore>& runs, double RunScore::*fi
   return v;
 }
 
-void write_patterns(const std::string& path, const PatternGenerator& gen, std::uint64_t runs) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
+void write_patterns(std::ostream& out, const PatternGenerator& gen, std::uint64_t runs) {
   out << "# psssp-sim score flows: one line per run, src_lid:dst_lid; pattern=" << gen.spec().name
       << " seed=" << gen.seed() << " runs=" << runs << " hosts=" << gen.hosts().size() << "\n";
   std::vector<Flow> flows;
@@ -127,13 +127,10 @@ void write_patterns(const std::string& path, const PatternGenerator& gen, std::u
     line += '\n';
     out << line;
   }
-  if (!out) throw std::runtime_error("error writing " + path);
 }
 
-void write_link_csv(const std::string& path, const Fabric& f, const std::vector<Routing>& routings,
+void write_link_csv(std::ostream& out, const Fabric& f, const std::vector<Routing>& routings,
                     const std::vector<RoutingScores>& scores, std::uint64_t runs) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
   out << "routing,node_guid,node,port,remote_guid,remote,remote_port,gbps,mean_flows,max_flows\n";
   for (std::size_t i = 0; i < routings.size(); ++i)
     for (ChannelId c = 0; c < f.channel_count(); ++c) {
@@ -152,7 +149,6 @@ void write_link_csv(const std::string& path, const Fabric& f, const std::vector<
           << ',' << int{port.remote.port} << ',' << port.rate.gbps() << ',' << mean << ','
           << scores[i].links.max[c] << '\n';
     }
-  if (!out) throw std::runtime_error("error writing " + path);
 }
 
 struct Row {
@@ -206,29 +202,32 @@ void print_json(const std::string& fabric_path, const PatternGenerator& gen, std
                 std::uint64_t seed, unsigned threads, bool maxmin,
                 const std::vector<Routing>& routings, const std::vector<Row>& rows,
                 const Timing& t) {
-  std::printf(
-      "{\"fabric\":%s,\"pattern\":%s,\"runs\":%llu,\"seed\":%llu,\"hosts\":%zu,"
-      "\"threads\":%u,\"seconds\":%s,\"parse_seconds\":%s,\"score_seconds\":%s,"
-      "\"histogram_bins\":%u,\"results\":[",
-      json_string(fabric_path).c_str(), json_string(gen.spec().name).c_str(),
-      static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed),
-      gen.hosts().size(), threads, json_number(t.total).c_str(), json_number(t.parse).c_str(),
-      json_number(t.score).c_str(), kHistogramBins);
+  cli::Json report = cli::json_report();
+  report["fabric"] = fabric_path;
+  report["pattern"] = gen.spec().name;
+  report["runs"] = runs;
+  report["seed"] = seed;
+  report["hosts"] = gen.hosts().size();
+  report["threads"] = threads;
+  report["seconds"] = t.total;
+  report["parse_seconds"] = t.parse;
+  report["score_seconds"] = t.score;
+  report["histogram_bins"] = kHistogramBins;
+  cli::Json& results = report["results"] = cli::Json::array();
   for (std::size_t i = 0; i < routings.size(); ++i) {
     const Row& r = rows[i];
-    std::printf(
-        "%s{\"name\":%s,\"routes\":%s,\"ebb\":%s,\"ci95\":[%s,%s],\"min\":%s,\"max\":%s,"
-        "\"stddev\":%s,\"capacity_ebb\":%s,\"maxmin_ebb\":%s,\"histogram\":[",
-        i ? "," : "", json_string(routings[i].name).c_str(), json_string(routings[i].path).c_str(),
-        json_number(r.ebb.mean).c_str(), json_number(r.ebb.ci95_low).c_str(),
-        json_number(r.ebb.ci95_high).c_str(), json_number(r.ebb.min).c_str(),
-        json_number(r.ebb.max).c_str(), json_number(r.ebb.stddev).c_str(),
-        json_number(r.capacity.mean).c_str(), maxmin ? json_number(r.maxmin.mean).c_str() : "null");
-    for (unsigned b = 0; b < kHistogramBins; ++b)
-      std::printf("%s%llu", b ? "," : "", static_cast<unsigned long long>(r.ebb.histogram[b]));
-    std::printf("]}");
+    results.push_back({{"name", routings[i].name},
+                       {"routes", routings[i].path},
+                       {"ebb", r.ebb.mean},
+                       {"ci95", {r.ebb.ci95_low, r.ebb.ci95_high}},
+                       {"min", r.ebb.min},
+                       {"max", r.ebb.max},
+                       {"stddev", r.ebb.stddev},
+                       {"capacity_ebb", r.capacity.mean},
+                       {"maxmin_ebb", maxmin ? cli::Json(r.maxmin.mean) : cli::Json()},
+                       {"histogram", r.ebb.histogram}});
   }
-  std::printf("]}\n");
+  cli::write_json(std::cout, report);
 }
 
 void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
@@ -243,61 +242,42 @@ void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std:
                 csv_field(routings[i].name).c_str(), csv_field(routings[i].path).c_str(),
                 csv_field(fabric_path).c_str(), csv_field(gen.spec().name).c_str(),
                 static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed),
-                gen.hosts().size(), json_number(r.ebb.mean).c_str(),
-                json_number(r.ebb.ci95_low).c_str(), json_number(r.ebb.ci95_high).c_str(),
-                json_number(r.ebb.min).c_str(), json_number(r.ebb.max).c_str(),
-                json_number(r.ebb.stddev).c_str(), json_number(r.capacity.mean).c_str(),
-                maxmin ? json_number(r.maxmin.mean).c_str() : "");
+                gen.hosts().size(), csv_number(r.ebb.mean).c_str(),
+                csv_number(r.ebb.ci95_low).c_str(), csv_number(r.ebb.ci95_high).c_str(),
+                csv_number(r.ebb.min).c_str(), csv_number(r.ebb.max).c_str(),
+                csv_number(r.ebb.stddev).c_str(), csv_number(r.capacity.mean).c_str(),
+                maxmin ? csv_number(r.maxmin.mean).c_str() : "");
   }
 }
 
-int score(int argc, char** argv) {
-  CliArgs args(argc, argv,
-               {"--routes", "--name", "--pattern", "--runs", "--seed", "--threads", "--link-csv",
-                "--dump-patterns", "--hosts-regex", "--hosts-file", "--lids", "--lmc-path",
-                "--mapping", "--grid"},
-               {"--json", "--csv", "--maxmin", "--help", "-h"});
-  if (args.flag("--help") || args.flag("-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  if (args.positional().size() != 1 || !args.has("--routes"))
-    throw UsageError("need FABRIC and at least one --routes DUMP");
-  if (args.flag("--json") && args.flag("--csv"))
-    throw UsageError("--json and --csv exclude each other");
-  const auto& names = args.all("--name");
-  const auto& dumps = args.all("--routes");
-  if (names.size() > dumps.size()) throw UsageError("more --name than --routes");
+int score(const ScoreOptions& o) {
+  if (o.names.size() > o.routes.size()) throw cli::UsageError("more --name than --routes");
+  cli::OutputFiles outputs;
+  outputs.claim_stdout(o.json ? "--json" : o.csv ? "--csv" : "the score table");
+  std::ostream* patterns_out =
+      o.dump_patterns.empty() ? nullptr : &outputs.open(o.dump_patterns, "--dump-patterns");
+  std::ostream* link_csv_out =
+      o.link_csv.empty() ? nullptr : &outputs.open(o.link_csv, "--link-csv");
 
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string fabric_path = args.positional()[0];
-  Fabric fabric = read_fabric(fabric_path);
-  if (args.has("--lids")) apply_lid_file(fabric, args.get("--lids"));
-
-  const std::vector<Host> hosts =
-      select_hosts(fabric, HostFilter{args.get("--hosts-regex"), args.get("--hosts-file")});
+  const Fabric fabric = load_fabric(o.input);
+  const std::vector<Host> hosts = select_hosts(fabric, HostFilter{o.hosts_regex, o.hosts_file});
   if (hosts.size() < 2)
     throw std::runtime_error("only " + std::to_string(hosts.size()) +
                              " host port(s) selected; need 2");
-  PatternSpec spec = parse_pattern(args.get("--pattern", "bisect"), args.get("--grid"),
-                                   args.get("--mapping", "linear"), args.get("--lmc-path", "first"),
-                                   fabric, hosts);
-  const std::uint64_t seed = args.get_uint("--seed", 1);
-  const PatternGenerator gen(hosts, std::move(spec), seed);
-  const std::uint64_t runs = args.get_uint("--runs", gen.random() ? 5000 : gen.phase_count());
-  if (runs == 0) throw UsageError("--runs must be at least 1");
-  unsigned threads = static_cast<unsigned>(
-      args.get_uint("--threads", std::max(1u, std::thread::hardware_concurrency())));
-  threads =
-      static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, runs)));
+  PatternSpec spec = parse_pattern(o.pattern, o.grid, o.mapping, o.lmc_path, fabric, hosts);
+  const PatternGenerator gen(hosts, std::move(spec), o.seed);
+  const std::uint64_t runs = o.runs ? o.runs : gen.random() ? 5000 : gen.phase_count();
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
 
-  std::vector<Routing> routings(dumps.size());
+  std::vector<Routing> routings(o.routes.size());
   std::vector<const EbbScorer*> scorers;
-  for (std::size_t i = 0; i < dumps.size(); ++i) {
+  for (std::size_t i = 0; i < o.routes.size(); ++i) {
     Routing& r = routings[i];
-    r.path = dumps[i];
-    r.name = i < names.size() ? names[i] : base_name(dumps[i]);
-    r.lfts = read_lfts(dumps[i], fabric);
+    r.path = o.routes[i];
+    r.name = i < o.names.size() ? o.names[i] : base_name(o.routes[i]);
+    r.lfts = read_lfts(o.routes[i], fabric);
     r.tracer = std::make_unique<RouteTracer>(fabric, r.lfts);
     r.scorer = std::make_unique<EbbScorer>(*r.tracer, hosts);
     scorers.push_back(r.scorer.get());
@@ -307,19 +287,21 @@ int score(int argc, char** argv) {
   ScoreConfig config;
   config.runs = runs;
   config.threads = threads;
-  config.maxmin = args.flag("--maxmin");
-  config.link_stats = args.has("--link-csv");
+  config.maxmin = o.maxmin;
+  config.link_stats = link_csv_out != nullptr;
   std::vector<RoutingScores> scores;
-  {
+  try {
     Progress progress(runs, stderr_is_tty());
     config.progress = &progress.count;
     scores = score_runs(gen, scorers, config);
+  } catch (const RouteError& e) {
+    throw cli::CheckFailed(e.what());  // a route that does not deliver
   }
   const double score_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_parsed).count();
   const double parse_seconds = std::chrono::duration<double>(t_parsed - t0).count();
-  if (args.has("--dump-patterns")) write_patterns(args.get("--dump-patterns"), gen, runs);
-  if (config.link_stats) write_link_csv(args.get("--link-csv"), fabric, routings, scores, runs);
+  if (patterns_out) write_patterns(*patterns_out, gen, runs);
+  if (link_csv_out) write_link_csv(*link_csv_out, fabric, routings, scores, runs);
 
   std::vector<Row> rows;
   for (const RoutingScores& s : scores)
@@ -328,24 +310,69 @@ int score(int argc, char** argv) {
                        summarize(pick(s.runs, &RunScore::maxmin))});
   const Timing timing{parse_seconds, score_seconds,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-  if (args.flag("--json"))
-    print_json(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, timing);
-  else if (args.flag("--csv"))
-    print_csv(fabric_path, gen, runs, seed, config.maxmin, routings, rows);
+  if (o.json)
+    print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing);
+  else if (o.csv)
+    print_csv(o.input.path, gen, runs, o.seed, o.maxmin, routings, rows);
   else
-    print_table(fabric_path, gen, runs, seed, threads, config.maxmin, routings, rows, timing);
-  return 0;
+    print_table(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing);
+  outputs.commit();
+  return cli::kExitOk;
+}
+
+void define_options(CLI::App& cmd, ScoreOptions& o) {
+  cmd.footer(kDescription);
+  add_fabric_input(cmd, o.input);
+  // One value per --routes/--name, every occurrence kept.
+  cmd.add_option("--routes", o.routes, "a routing to score (LFT dump); repeat for several")
+      ->required()
+      ->type_name("DUMP")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--name", o.names, "name of the --routes in the same position")
+      ->type_name("NAME")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--pattern", o.pattern, "traffic pattern (default bisect; below)")->type_name("P");
+  cli::add_uint(cmd, "--runs", o.runs,
+                "runs (default 5000 for random patterns, else one per phase;\n"
+                "at most " +
+                    std::to_string(kMaxRuns) + ")",
+                1, kMaxRuns);
+  cli::add_uint(cmd, "--seed", o.seed,
+                "run r draws from mt19937_64(splitmix64(S ^ splitmix64(r)))\n(default 1)", 0,
+                UINT64_MAX)
+      ->type_name("S");
+  cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
+  CLI::Option* json = cmd.add_flag("--json", o.json, "one JSON object instead of the table");
+  cmd.add_flag("--csv", o.csv, "one CSV line per routing instead of the table")->excludes(json);
+  cmd.add_option("--link-csv", o.link_csv, "per directed channel: mean and max flows per run")
+      ->type_name("F");
+  cmd.add_option("--dump-patterns", o.dump_patterns,
+                 "one line per run: the run's flows as src_lid:dst_lid")
+      ->type_name("F");
+  cmd.add_flag("--maxmin", o.maxmin, "also compute max-min fair shares (progressive filling)");
+  cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
+      ->type_name("RE");
+  cmd.add_option("--hosts-file", o.hosts_file,
+                 "hosts listed by port (or node) GUID, as OpenSM's cn_guid_file")
+      ->type_name("GUIDS");
+  cmd.add_option("--lmc-path", o.lmc_path,
+                 "LMC destination LID: first (base), random,\nhash (of src/dst LIDs)")
+      ->type_name("M");
+  cmd.add_option("--mapping", o.mapping,
+                 "rank -> host: linear (host order), random (new per run),\nFILE of GUIDs/LIDs")
+      ->type_name("M");
+  cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");
 }
 
 }  // namespace
 
-int run_score(int argc, char** argv) {
-  try {
-    return score(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "psssp-sim score: %s\n%s", e.what(), kUsage);
-    return 2;
-  }
+Command add_score(CLI::App& app) {
+  auto o = std::make_shared<ScoreOptions>();
+  CLI::App* cmd = cli::add_subcommand(app, "score", "effective bisection bandwidth of routings",
+                                      [o](CLI::App& c) { define_options(c, *o); });
+  return {cmd, [o] { return score(*o); }};
 }
 
 }  // namespace psssp::sim

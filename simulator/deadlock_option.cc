@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "deadlock_option.h"
 
 #include <memory>
@@ -48,17 +49,17 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
     if (text.str().back() != '\n') text << '\n';
   }
   out.text = text.str();
-  std::ostringstream json;
-  json << "{\"deadlock_free\":" << (r.deadlock_free ? "true" : "false")
-       << ",\"dependencies\":" << r.dependencies << ",\"vls\":[" << vls << "],\"cycle\":[";
-  for (std::size_t i = 0; i < r.cycle.size(); ++i) {
-    const deadlock::CycleLink& c = r.cycle[i];
-    json << (i ? "," : "") << "{\"switch_guid\":\"" << hex_guid(c.switch_guid)
-         << "\",\"port\":" << unsigned{c.channel.port} << ",\"vl\":" << unsigned{c.vl}
-         << ",\"slid\":" << c.slid << ",\"dlid\":" << c.dlid << "}";
-  }
-  json << "],\"seconds\":" << json_number(r.seconds) << "}";
-  out.json = json.str();
+  out.json = {{"deadlock_free", r.deadlock_free},
+              {"dependencies", r.dependencies},
+              {"vls", r.vls},
+              {"cycle", cli::Json::array()}};
+  for (const deadlock::CycleLink& c : r.cycle)
+    out.json["cycle"].push_back({{"switch_guid", hex_guid(c.switch_guid)},
+                                 {"port", c.channel.port},
+                                 {"vl", c.vl},
+                                 {"slid", c.slid},
+                                 {"dlid", c.dlid}});
+  out.json["seconds"] = r.seconds;
   return out;
 }
 

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // `psssp-sim check --deadlock`: the credit-loop check of the routes, with SLs
 // from an SL file or the engine's layer table and VLs from opensm-sl2vl.dump.
 #pragma once
 
 #include <string>
 
+#include "cli/json_report.h"
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 
@@ -18,7 +20,7 @@ struct DeadlockInputs {
 struct DeadlockOutcome {
   bool deadlock_free = true;
   std::string text;  // human-readable lines, newline-terminated
-  std::string json;  // a JSON object
+  cli::Json json;    // an object
 };
 
 // Throws InputError on unreadable SL/VL inputs.

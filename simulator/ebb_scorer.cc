@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "ebb_scorer.h"
 
 #include <algorithm>
 #include <mutex>
 #include <queue>
-#include <thread>
 #include <tuple>
+
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
 
 namespace psssp::sim {
 namespace {
@@ -404,7 +407,7 @@ std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
                                       const ScoreConfig& config) {
   std::vector<RoutingScores> out(scorers.size());
   for (RoutingScores& r : out) r.runs.resize(config.runs);
-  const unsigned threads = std::max(1u, config.threads);
+  const unsigned threads = std::clamp(config.threads, 1u, parallel::kMaxThreads);
   std::vector<std::vector<EbbScorer::LinkStats>> stats(threads);
   std::atomic<std::uint64_t> next{0};
   std::mutex error_mutex;
@@ -445,10 +448,7 @@ std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
+  parallel::run_workers(threads, worker);
   if (error) std::rethrow_exception(error);
 
   if (config.link_stats)

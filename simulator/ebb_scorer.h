@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Effective bisection bandwidth of one routing, run by run (the definition of
 // Hoefler et al. and ORCS): every directed cable, host links included, counts
 // the flows crossing it; a flow's share is 1 / (largest count on its path);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The hosts that take part in a simulation: CA ports with a LID, optionally
 // narrowed by a regular expression on the node description or a GUID list.
 #pragma once
@@ -16,7 +17,7 @@ struct Host {
 };
 
 struct HostFilter {
-  std::string regex;       // ECMAScript, searched in the node description (else name)
+  std::string regex;       // RE2 syntax, searched in the node description (else name)
   std::string guids_file;  // one GUID per line (port or node GUID), '#' comments
 };
 

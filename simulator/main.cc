@@ -1,51 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-sim: read fabrics and routes, check and score them, compute P-SSSP routes.
-#include <cstdio>
-#include <cstring>
-#include <exception>
-
+#include "cli/command_line.h"
 #include "commands.h"
 
-namespace {
-
-struct Command {
-  const char* name;
-  int (*run)(int, char**);
-  const char* summary;
-};
-
-constexpr Command kCommands[] = {
-    {"info", psssp::sim::run_info, "print what a fabric file holds"},
-    {"check", psssp::sim::run_check, "trace every host-to-host route through LFTs"},
-    {"score", psssp::sim::run_score, "effective bisection bandwidth of routings"},
-    {"route", psssp::sim::run_route, "compute P-SSSP forwarding tables"},
-};
-
-void usage(std::FILE* out) {
-  std::fprintf(out, "usage: psssp-sim COMMAND [ARGS]   (psssp-sim COMMAND --help)\n\ncommands:\n");
-  for (const auto& c : kCommands) std::fprintf(out, "  %-6s %s\n", c.name, c.summary);
-}
-
-}  // namespace
+using namespace psssp;
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  for (const auto& c : kCommands) {
-    if (std::strcmp(argv[1], c.name) != 0) continue;
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "psssp-sim %s: %s\n", c.name, e.what());
-      return 1;
-    }
-  }
-  std::fprintf(stderr, "psssp-sim: unknown command '%s'\n", argv[1]);
-  usage(stderr);
-  return 2;
+  CLI::App app(
+      "psssp-sim: read InfiniBand fabrics and routes, check and score them, compute P-SSSP "
+      "routes. Rules for all options: psssp-sim(1).");
+  cli::configure(app, "psssp-sim");
+  app.get_formatter()->label("SUBCOMMAND", "COMMAND");
+  app.require_subcommand(1);
+  const sim::Command commands[] = {sim::add_info(app), sim::add_check(app), sim::add_score(app),
+                                   sim::add_route(app)};
+  for (const sim::Command& c : commands) c.app->group("Commands");
+  return cli::run(app, argc, argv, [&] {
+    for (const sim::Command& c : commands)
+      if (c.app->parsed()) return c.run();
+    return cli::kExitError;  // unreachable: require_subcommand(1)
+  });
 }

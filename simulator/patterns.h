@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Traffic patterns: which flows (source host -> destination LID) make up run
 // r. Everything a run draws comes from run_rng(seed, r), in this order: the
 // rank-to-host mapping (--mapping random), the pattern's own draws (bisect,

@@ -1,9 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "route_checker.h"
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
-#include <thread>
+
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
 
 namespace psssp::sim {
 namespace {
@@ -158,42 +161,35 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   const auto dist = distances_to(tracer, dest_rows);
 
   // Threads take destinations; each keeps its own channel counters.
-  threads = std::max(1u, threads);
+  threads = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(parallel::effective_threads(threads),
+                                                     std::max<std::size_t>(dests.size(), 1))));
   std::vector<ThreadResult> results(threads);
-  std::atomic<std::size_t> next{0};
-  auto worker = [&](unsigned t) {
+  for (ThreadResult& res : results) res.channel_routes.assign(fabric.channel_count(), 0);
+  std::vector<std::vector<ChannelId>> paths(threads);
+  parallel::parallel_for(dests.size(), threads, [&](std::size_t di, unsigned t) {
     ThreadResult& res = results[t];
-    res.channel_routes.assign(fabric.channel_count(), 0);
-    std::vector<ChannelId> path;
-    for (;;) {
-      const std::size_t di = next.fetch_add(1);
-      if (di >= dests.size()) return;
-      const Dest& d = dests[di];
-      for (std::uint32_t row : source_rows) {
-        const auto& hosts = on_row[row];
-        std::uint64_t w = hosts.size();
-        if (d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end())
-          --w;  // a port does not route to itself
-        if (w == 0) continue;
-        path.clear();
-        const TraceEnd end = tracer.trace(row, d.lid, [&](ChannelId c) { path.push_back(c); });
-        if (end.status != TraceStatus::delivered) {
-          res.failures.push_back(Failure{row, d.lid, w, end});
-          continue;
-        }
-        res.delivered += w;
-        res.hop_sum += w * end.hops;
-        res.max_hops = std::max(res.max_hops, end.hops);
-        if (d.dest_row != RouteTracer::kNoRow && dist[d.dest_row][row] == end.hops)
-          res.minimal += w;
-        for (ChannelId c : path) res.channel_routes[c] += w;
+    std::vector<ChannelId>& path = paths[t];
+    const Dest& d = dests[di];
+    for (std::uint32_t row : source_rows) {
+      const auto& hosts = on_row[row];
+      std::uint64_t w = hosts.size();
+      if (d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end())
+        --w;  // a port does not route to itself
+      if (w == 0) continue;
+      path.clear();
+      const TraceEnd end = tracer.trace(row, d.lid, [&](ChannelId c) { path.push_back(c); });
+      if (end.status != TraceStatus::delivered) {
+        res.failures.push_back(Failure{row, d.lid, w, end});
+        continue;
       }
+      res.delivered += w;
+      res.hop_sum += w * end.hops;
+      res.max_hops = std::max(res.max_hops, end.hops);
+      if (d.dest_row != RouteTracer::kNoRow && dist[d.dest_row][row] == end.hops) res.minimal += w;
+      for (ChannelId c : path) res.channel_routes[c] += w;
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
+  });
 
   std::vector<std::uint64_t> routes(fabric.channel_count(), 0);
   std::vector<Failure> failures;

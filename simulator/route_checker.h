@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-sim check: every ordered pair of host ports (every LID of the
 // destination's LMC range) traced through the LFTs. Hosts on one switch share
 // the route after their first hop, so each (source switch, destination LID)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "route_checker.h"
 
 #include <gtest/gtest.h>
@@ -105,6 +106,17 @@ TEST(RouteChecker, ThreadCountDoesNotMatter) {
   for (std::size_t i = 0; i < a.faults.size(); ++i)
     EXPECT_EQ(a.faults[i].message, b.faults[i].message);
   EXPECT_EQ(a.mean_hops, b.mean_hops);
+  EXPECT_EQ(a.efi_max, b.efi_max);
+}
+
+// `check --threads 100000` used to start one thread per request and abort
+// when the system refused; the request is capped and gives the same report.
+TEST(RouteChecker, HugeThreadRequestIsCapped) {
+  Case k;
+  k.lfts.set(k.c.sw[2], k.lid(0), kNoPath);
+  const CheckReport a = k.run(1), b = k.run(100000);
+  EXPECT_EQ(a.pairs_by_kind, b.pairs_by_kind);
+  EXPECT_EQ(a.delivered, b.delivered);
   EXPECT_EQ(a.efi_max, b.efi_max);
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Following LFTs hop by hop, with forwarding state kept compact: the LFT bytes
 // themselves plus, per switch port, the channel it drives and where that
 // leads. No per-pair path table is built, so memory stays O(switches x LIDs)

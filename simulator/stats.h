@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Summary of per-run values: mean, 95% confidence interval, extremes and a
 // fixed histogram over [0, 1].
 #pragma once

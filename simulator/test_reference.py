@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Independent Python reference for psssp-sim score and check.
 
 Reads the fabric (ibnetdiscover) and the LFT dump (opensm-lfts.dump) with
@@ -159,6 +160,7 @@ def fat_tree(leaves, hosts_per_leaf, spines, lmc=0, slow_spine=True):
         sw_lid[s] = lid
         lid += 1
     host_lid = {}
+    lid = -(-lid // (1 << lmc)) * (1 << lmc)  # base LIDs aligned to 2^LMC, as OpenSM assigns them
     for h in range(leaves * hosts_per_leaf):
         host_lid[h] = lid
         lid += 1 << lmc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """psssp-sim route: a bad option value gets one message naming the option
 and the accepted words (from the shared option_names table), exit 2, and no
 output file."""

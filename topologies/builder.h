@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Turns a TopologySpec into a psssp::Fabric: switches first (NodeId = spec
 // index), then hosts h-0, h-1, ... in switch order.
 //

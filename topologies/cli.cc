@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "cli.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "cli/command_line.h"
 #include "failures.h"
 #include "registry.h"
 
@@ -13,39 +16,59 @@ double parse_fraction(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(v >= 0.0 && v <= 1.0))
-    throw std::invalid_argument("--fail: \"" + text + "\" is not a fraction in [0, 1]");
+    throw cli::UsageError("--fail: '" + text + "' is not a fraction in [0, 1]");
   return v;
 }
 
 }  // namespace
 
-CliOptions parse_cli(const std::vector<std::string>& args) {
-  if (args.empty()) throw std::invalid_argument("no topology family given");
-  CliOptions o;
-  o.family = args[0];
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--dual-port") {
-      o.build.dual_port = true;
-      continue;
-    }
-    if (arg.size() < 2 || arg[0] != '-')
-      throw std::invalid_argument("unexpected argument \"" + arg + "\"");
-    if (i + 1 >= args.size()) throw std::invalid_argument(arg + " needs a value");
-    const std::string& value = args[++i];
-    if (arg == "-o")
-      o.output = value;
-    else if (arg == "--fail")
-      o.fail = parse_fraction(value);
-    else if (arg == "--roots")
-      o.roots = value;
-    else if (arg == "--torus-conf")
-      o.torus_conf = value;
-    else if (arg.rfind("--", 0) == 0)
-      o.params.set(arg.substr(2), value);
-    else
-      throw std::invalid_argument("unknown option " + arg);
+void add_options(CLI::App& app, CliOptions& o) {
+  app.require_subcommand(1);
+  app.add_option("-o,--output", o.output, "the net file (default -, standard output)")
+      ->type_name("FILE");
+  app.add_option_function<std::string>(
+         "--fail", [&o](const std::string& text) { o.fail = parse_fraction(text); },
+         "remove this fraction of the switch-to-switch cables")
+      ->type_name("FRACTION");
+  app.add_option_function<std::string>(
+         "--seed", [&o](const std::string& seed) { o.params.set("seed", seed); },
+         "seed of --fail and random-regular (default 1)")
+      ->type_name("S");
+  app.add_flag_function(
+      "--dual-port", [&o](std::int64_t) { o.build.dual_port = true; },
+      "hosts get a second port, to the next host-carrying switch");
+  app.add_option("--roots", o.roots, "tree families: write the root switch GUIDs to FILE")
+      ->type_name("FILE");
+  app.add_option("--torus-conf", o.torus_conf, "torus and mesh: write a torus-2QoS.conf to FILE")
+      ->type_name("FILE");
+  app.add_flag("--json", o.json, "a JSON summary on standard output (needs -o FILE)");
+  for (const FamilyInfo& family : families()) {
+    CLI::App* sub =
+        cli::add_subcommand(app, family.name, family.options, [&o, &family](CLI::App& options) {
+          options.footer("defaults: " + std::string(family.options) +
+                         "; global options: psssp-topo --help");
+          for (const std::string key : family.keys)
+            options
+                .add_option_function<std::string>(
+                    "--" + key, [&o, key](const std::string& value) { o.params.set(key, value); })
+                ->type_name(key == "dims" ? "AxB..." : "N");
+        });
+    sub->group("Families");
+    sub->fallthrough();  // the global options may follow the family's
   }
+}
+
+void finish_parse(const CLI::App& app, CliOptions& o) {
+  o.family = app.get_subcommands().front()->get_name();
+}
+
+CliOptions parse_cli(const std::vector<std::string>& args) {
+  CLI::App app;
+  cli::configure(app, "psssp-topo");
+  CliOptions o;
+  add_options(app, o);
+  app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them reversed
+  finish_parse(app, o);
   return o;
 }
 

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-topo's command line, parsed, and the fabric it asks for. Shared by
 // main.cc and the tests that rebuild a captured fabric from its arguments.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -17,10 +19,18 @@ struct CliOptions {
   std::string output = "-";
   std::string roots, torus_conf;
   double fail = 0.0;
+  bool json = false;
   BuildOptions build;
 };
 
-// Arguments after the program name; throws std::invalid_argument.
+// Registers the global options and one subcommand per family on `app`.
+void add_options(CLI::App& app, CliOptions& options);
+
+// Sets options.family from the subcommand `app` parsed.
+void finish_parse(const CLI::App& app, CliOptions& options);
+
+// Arguments after the program name; throws CLI::ParseError or
+// std::invalid_argument.
 CliOptions parse_cli(const std::vector<std::string>& args);
 
 struct Generated {

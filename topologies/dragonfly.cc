@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Dragonfly (Kim et al. 2008) with the canonical "consecutive" global wiring:
 // group G's j-th global link (router j/h, global port j%h) goes to group
 // (G + j + 1) mod g, so every pair of the g = a*h+1 groups shares one cable.

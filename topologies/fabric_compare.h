@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Test helper: the differences between two fabrics as the network sees them
 // (nodes by GUID with type, port count and description; CA port GUIDs;
 // cables by GUID and port, with rate). Names are ignored: ibnetdiscover

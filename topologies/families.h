@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Topology families. Each returns a TopologySpec; build_fabric() makes the
 // Fabric. Arguments are checked; bad ones throw std::invalid_argument.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "topology_spec.h"
@@ -17,6 +19,7 @@ struct XgftParams {
   std::vector<unsigned> w;
   std::vector<unsigned> cables;  // h-1 entries
   unsigned top_hosts = 0;        // hosts on each top-level switch
+  std::string family = "xgft";   // in messages and the spec
 };
 TopologySpec xgft(const XgftParams& p);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "families.h"
 
 #include <gtest/gtest.h>
@@ -177,6 +178,16 @@ TEST(Families, RejectBadArguments) {
   EXPECT_THROW(kary_ntree(0, 2, 1), std::invalid_argument);
   // 300 hosts on one leaf exceed the switch port limit.
   EXPECT_THROW(build_fabric(fattree2(2, 300, 1, 1, 0)), std::invalid_argument);
+  // 4^99 switches: the size product once wrapped around to "no switches".
+  for (unsigned n : {9u, 33u, 99u}) {
+    try {
+      kary_ntree(4, n, 4);
+      ADD_FAILURE() << "n=" << n << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("more than 100000 switches"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

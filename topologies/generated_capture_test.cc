@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Generated fabrics read back with the project's readers: the ibsim net file
 // the writer produces, and ibnetdiscover captures of generated fabrics run in
 // ibsim (testdata/capture.py) - both must equal the generator's Fabric.

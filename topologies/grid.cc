@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Torus and mesh: dimension-ordered names and fixed port slots so that every
 // switch has the same port layout (hosts, then x+, x-, y+, y-, ...).
 #include <stdexcept>

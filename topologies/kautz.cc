@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Kautz graph K(d, n): switches are strings s_0..s_n over {0..d} without two
 // equal neighbours; arc s -> s_1..s_n x. Each arc is one cable, so a switch
 // has d "out" ports (slots 1..d) and d "in" ports (slots d+1..2d).

@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-topo: generates a topology family and writes it as an ibsim net file.
-#include <fstream>
 #include <iostream>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 
 #include "cli.h"
+#include "cli/command_line.h"
+#include "cli/json_report.h"
+#include "cli/output_files.h"
 #include "formats/fabric_io.h"
-#include "registry.h"
 #include "side_files.h"
 
 namespace {
@@ -15,61 +16,54 @@ namespace {
 using namespace psssp;
 using namespace psssp::topo;
 
-void usage(std::ostream& out) {
-  out << "usage: psssp-topo FAMILY [--option value]... [-o FILE] [--fail FRACTION --seed S]\n"
-         "                  [--dual-port] [--roots FILE] [--torus-conf FILE]\n"
-         "families and their options (defaults shown):\n";
-  for (const FamilyInfo& f : families()) out << "  " << f.name << ' ' << f.options << '\n';
-  out << "see psssp-topo(1)\n";
-}
+int generate(CliOptions& options) {
+  cli::OutputFiles outputs;
+  if (options.json) outputs.claim_stdout("--json");
+  std::ostream& net = outputs.open(options.output, "-o");
+  std::ostream* roots = options.roots.empty() ? nullptr : &outputs.open(options.roots, "--roots");
+  std::ostream* torus =
+      options.torus_conf.empty() ? nullptr : &outputs.open(options.torus_conf, "--torus-conf");
 
-// Writes via a temporary string so a failed generation leaves no partial file.
-void write_file(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text;
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-int run(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    usage(argc < 2 ? std::cerr : std::cout);
-    return argc < 2 ? 2 : 0;
-  }
-  CliOptions options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
   const Generated g = generate_fabric(options);
-
-  std::ostringstream net;
+  // Side files first: they reject families they do not fit before anything is written.
+  if (roots) write_root_guids(*roots, g.fabric, g.spec);
+  if (torus) write_torus_conf(*torus, g.fabric, g.spec);
   write_ibsim_net(net, g.fabric);
-  if (!options.roots.empty()) {
-    std::ostringstream text;
-    write_root_guids(text, g.fabric, g.spec);
-    write_file(options.roots, text.str());
+  const std::size_t switches = g.fabric.switches().size();
+  const std::size_t hosts = g.fabric.node_count() - switches;
+  if (options.json) {
+    cli::Json report = cli::json_report();
+    report["family"] = options.family;
+    report["output"] = options.output;
+    report["switches"] = switches;
+    report["hosts"] = hosts;
+    report["removed_cables"] = g.removed;
+    cli::write_json(std::cout, report);
   }
-  if (!options.torus_conf.empty()) {
-    std::ostringstream text;
-    write_torus_conf(text, g.fabric, g.spec);
-    write_file(options.torus_conf, text.str());
+  outputs.commit();
+  if (!options.json) {
+    std::cerr << options.family << ": " << switches << " switches, " << hosts << " hosts";
+    if (g.removed) std::cerr << ", " << g.removed << " switch cables removed";
+    std::cerr << '\n';
   }
-  write_file(options.output, net.str());
-  std::cerr << options.family << ": " << g.fabric.switches().size() << " switches, "
-            << g.fabric.node_count() - g.fabric.switches().size() << " hosts";
-  if (g.removed) std::cerr << ", " << g.removed << " switch cables removed";
-  std::cerr << '\n';
-  return 0;
+  return cli::kExitOk;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "psssp-topo: " << e.what() << '\n';
-    return 1;
-  }
+  CLI::App app(
+      "psssp-topo: generates a fabric of a topology family as an ibsim net file. Rules for all "
+      "options: psssp-sim(1); families and options: psssp-topo(1).");
+  cli::configure(app, "psssp-topo");
+  app.get_formatter()->label("SUBCOMMAND", "FAMILY");
+  CliOptions options;
+  add_options(app, options);
+  return cli::run(
+      app, argc, argv,
+      [&] {
+        finish_parse(app, options);
+        return generate(options);
+      },
+      "topology family");
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // write_ibsim_net, checked on the text ibsim's parser (sim_net.c) reads.
 #include <gtest/gtest.h>
 

@@ -1,30 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "params.h"
 
-#include <limits>
 #include <stdexcept>
+
+#include "cli/command_line.h"
 
 namespace psssp::topo {
 
-std::uint64_t parse_u64(const std::string& key, const std::string& text) {
-  std::size_t end = 0;
-  std::uint64_t value = 0;
-  try {
-    if (!text.empty() && text[0] != '-') value = std::stoull(text, &end, 0);
-  } catch (const std::exception&) {
-    end = 0;
-  }
-  if (end == 0 || end != text.size())
-    throw std::invalid_argument("--" + key + ": \"" + text + "\" is not a non-negative integer");
-  return value;
+std::uint64_t parse_u64(const std::string& key, const std::string& text, std::uint64_t max) {
+  return cli::parse_uint("--" + key, text, 0, max);
 }
 
 unsigned Params::get_uint(const std::string& key, unsigned fallback) {
   used_.insert(key);
   const auto it = values_.find(key);
   if (it == values_.end()) return fallback;
-  const std::uint64_t v = parse_u64(key, it->second);
-  if (v > 1000000) throw std::invalid_argument("--" + key + ": " + it->second + " is too large");
-  return static_cast<unsigned>(v);
+  return static_cast<unsigned>(parse_u64(key, it->second, 1000000));
 }
 
 std::uint64_t Params::get_u64(const std::string& key, std::uint64_t fallback) {

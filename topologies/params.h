@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Command-line style parameters ("--key value") of a topology family, with
 // typed getters that remember which keys were used so that misspelled
 // options are reported instead of silently ignored.
@@ -26,12 +27,15 @@ class Params {
 
   // Throws std::invalid_argument naming the keys no getter asked for.
   void check_all_used(const std::string& family) const;
+  const std::set<std::string>& used() const { return used_; }
 
  private:
   std::map<std::string, std::string> values_;
   std::set<std::string> used_;
 };
 
-std::uint64_t parse_u64(const std::string& key, const std::string& text);
+// Decimal or 0x-hex (cli::parse_uint); throws std::invalid_argument naming --key.
+std::uint64_t parse_u64(const std::string& key, const std::string& text,
+                        std::uint64_t max = UINT64_MAX);
 
 }  // namespace psssp::topo

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Random regular switch graph by the Steger-Wormald pairing: join random free
 // stubs of distinct, not yet adjacent switches; restart when stuck or when the
 // result is disconnected. Deterministic for a seed (see rng.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "registry.h"
 
 #include <stdexcept>
@@ -61,20 +62,35 @@ TopologySpec make_random_regular(Params& p) {
 
 const std::vector<FamilyInfo>& families() {
   static const std::vector<FamilyInfo> list = {
-      {"kary-ntree", "--k 4 --n 2 [--hosts-per-switch k]", make_kary},
-      {"fattree2", "--leaves 4 --hosts-per-leaf 4 --spines 2 --cables 1 --hosts-per-spine 0",
+      {"kary-ntree",
+       "--k 4 --n 2 [--hosts-per-switch k]",
+       {"k", "n", "hosts-per-switch"},
+       make_kary},
+      {"fattree2",
+       "--leaves 4 --hosts-per-leaf 4 --spines 2 --cables 1 --hosts-per-spine 0",
+       {"leaves", "hosts-per-leaf", "hosts-per-switch", "spines", "cables", "hosts-per-spine"},
        make_fattree2},
       {"fattree3",
        "--pods 2 --leaves 2 --hosts-per-leaf 2 --aggs 2 --cores-per-agg 2 --cables 1 "
        "--hosts-per-core 0",
+       {"pods", "leaves", "hosts-per-leaf", "hosts-per-switch", "aggs", "cores-per-agg", "cables",
+        "hosts-per-core"},
        make_fattree3},
-      {"torus", "--dims 4x4 --hosts-per-switch 1", make_torus},
-      {"mesh", "--dims 4x4 --hosts-per-switch 1", make_mesh},
-      {"hypercube", "--dim 3 --hosts-per-switch 1", make_hypercube},
-      {"dragonfly", "--a 4 --p 2 --h 2", make_dragonfly},
-      {"hyperx", "--dims 4x4 --cables 1 --hosts-per-switch 1", make_hyperx},
-      {"kautz", "--degree 2 --diameter 2 --hosts-per-switch 1", make_kautz},
-      {"random-regular", "--switches 16 --degree 4 --hosts-per-switch 1 --seed 1",
+      {"torus", "--dims 4x4 --hosts-per-switch 1", {"dims", "hosts-per-switch"}, make_torus},
+      {"mesh", "--dims 4x4 --hosts-per-switch 1", {"dims", "hosts-per-switch"}, make_mesh},
+      {"hypercube", "--dim 3 --hosts-per-switch 1", {"dim", "hosts-per-switch"}, make_hypercube},
+      {"dragonfly", "--a 4 --p 2 --h 2", {"a", "p", "h", "hosts-per-switch"}, make_dragonfly},
+      {"hyperx",
+       "--dims 4x4 --cables 1 --hosts-per-switch 1",
+       {"dims", "cables", "hosts-per-switch"},
+       make_hyperx},
+      {"kautz",
+       "--degree 2 --diameter 2 --hosts-per-switch 1",
+       {"degree", "diameter", "hosts-per-switch"},
+       make_kautz},
+      {"random-regular",
+       "--switches 16 --degree 4 --hosts-per-switch 1 --seed 1",
+       {"switches", "degree", "hosts-per-switch"},
        make_random_regular},
   };
   return list;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The families psssp-topo knows, by name, with their options.
 #pragma once
 
@@ -11,7 +12,8 @@ namespace psssp::topo {
 
 struct FamilyInfo {
   const char* name;
-  const char* options;  // for --help
+  const char* options;            // for --help: the options with their defaults
+  std::vector<const char*> keys;  // every option make() reads, without "--" (not --seed)
   TopologySpec (*make)(Params&);
 };
 

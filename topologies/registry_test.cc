@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "registry.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,17 @@ TEST(Registry, UnknownFamilyOrOptionIsAnError) {
   EXPECT_THROW(generate("torus", typo), std::invalid_argument);
   Params bad(Map{{"k", "four"}});
   EXPECT_THROW(generate("kary-ntree", bad), std::invalid_argument);
+}
+
+// psssp-topo offers a family exactly the options its maker reads.
+TEST(Registry, KeysAreTheOptionsEachFamilyReads) {
+  for (const FamilyInfo& f : families()) {
+    Params p;
+    f.make(p);
+    std::set<std::string> used = p.used();
+    used.erase("seed");  // a global option of psssp-topo
+    EXPECT_EQ(used, std::set<std::string>(f.keys.begin(), f.keys.end())) << f.name;
+  }
 }
 
 TEST(Registry, SeedChangesRandomRegular) {

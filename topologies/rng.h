@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // A seeded random source whose output is the same on every platform:
 // std::uniform_int_distribution and std::shuffle are implementation-defined,
 // so generated fabrics would differ between standard libraries.

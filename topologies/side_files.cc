@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Root GUID file and torus-2QoS.conf for generated fabrics.
 #include "side_files.h"
 

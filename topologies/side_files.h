@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Files OpenSM needs next to a generated fabric: the root GUID file for
 // tree-aware engines and torus-2QoS.conf.
 #pragma once

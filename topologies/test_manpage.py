@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """psssp-topo(1) renders without groff warnings and names every family the
 binary knows."""
 

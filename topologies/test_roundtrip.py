@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Round trip through real components: psssp-topo -> ibsim -> OpenSM ->
 ibnetdiscover must show exactly the generated switches, hosts, GUIDs and
 cables (by GUID and port number).

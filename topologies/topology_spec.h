@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The family-independent description of a generated topology: switches with
 // their host counts and the switch-to-switch cables. Families fill one in;
 // build_fabric() turns it into a psssp::Fabric with ports, GUIDs and hosts.

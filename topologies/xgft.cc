@@ -1,4 +1,5 @@
-#include <numeric>
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <algorithm>
 #include <stdexcept>
 
 #include "families.h"
@@ -22,9 +23,13 @@ std::vector<unsigned> radices(const XgftParams& p, std::size_t level) {
   return r;
 }
 
+constexpr std::size_t kMaxSwitches = 100000;
+
+// Stops growing above kMaxSwitches, so that no parameters can wrap it around.
 std::size_t product(const std::vector<unsigned>& v) {
-  return std::accumulate(v.begin(), v.end(), std::size_t{1},
-                         [](std::size_t a, unsigned b) { return a * b; });
+  std::size_t p = 1;
+  for (const unsigned b : v) p = std::min(p * b, kMaxSwitches + 1);
+  return p;
 }
 
 }  // namespace
@@ -32,20 +37,22 @@ std::size_t product(const std::vector<unsigned>& v) {
 TopologySpec xgft(const XgftParams& p) {
   const std::size_t h = p.m.size();
   if (h == 0 || p.w.size() != h || p.cables.size() + 1 != h)
-    throw std::invalid_argument("xgft: m and w need one entry per level, cables one less");
-  if (p.w[0] != 1) throw std::invalid_argument("xgft: hosts have a single parent (w1 = 1)");
+    throw std::invalid_argument(p.family + ": m and w need one entry per level, cables one less");
+  if (p.w[0] != 1) throw std::invalid_argument(p.family + ": hosts have a single parent (w1 = 1)");
   for (std::size_t i = 0; i < h; ++i)
     if (p.m[i] == 0 || p.w[i] == 0 || (i + 1 < h && p.cables[i] == 0))
-      throw std::invalid_argument("xgft: all parameters must be positive");
+      throw std::invalid_argument(p.family + ": all parameters must be positive");
 
   TopologySpec spec;
-  spec.family = "xgft";
+  spec.family = p.family;
   std::vector<std::size_t> first(h + 2, 0);  // first spec index per level
   for (std::size_t level = 1; level <= h; ++level) {
     first[level] = spec.switches.size();
     const std::size_t count = product(radices(p, level));
-    if (spec.switches.size() + count > 100000)
-      throw std::invalid_argument("xgft: too many switches");
+    if (spec.switches.size() + count > kMaxSwitches)
+      throw std::invalid_argument(p.family +
+                                  ": the parameter product exceeds what a fabric can hold "
+                                  "(more than 100000 switches)");
     for (std::size_t j = 0; j < count; ++j) {
       SwitchSpec s;
       s.name = level_name(level, h) + "-" + std::to_string(j);
@@ -81,10 +88,10 @@ TopologySpec kary_ntree(unsigned k, unsigned n, unsigned hosts_per_leaf) {
   p.w.assign(n, k);
   p.w[0] = 1;
   p.cables.assign(n - 1, 1);
+  p.family = "kary-ntree";
   if (hosts_per_leaf == 0)
     throw std::invalid_argument("kary-ntree: hosts per leaf must be positive");
   TopologySpec spec = xgft(p);
-  spec.family = "kary-ntree";
   // Every switch has radix 2k; leaves use k of them for uplinks.
   for (SwitchSpec& s : spec.switches) s.min_fabric_ports = s.hosts > 0 ? k : 2 * k;
   return spec;
@@ -92,20 +99,17 @@ TopologySpec kary_ntree(unsigned k, unsigned n, unsigned hosts_per_leaf) {
 
 TopologySpec fattree2(unsigned leaves, unsigned hosts_per_leaf, unsigned spines, unsigned cables,
                       unsigned hosts_per_spine) {
-  TopologySpec spec = xgft({{hosts_per_leaf, leaves}, {1, spines}, {cables}, hosts_per_spine});
-  spec.family = "fattree2";
-  return spec;
+  return xgft({{hosts_per_leaf, leaves}, {1, spines}, {cables}, hosts_per_spine, "fattree2"});
 }
 
 TopologySpec fattree3(unsigned pods, unsigned leaves_per_pod, unsigned hosts_per_leaf,
                       unsigned aggs_per_pod, unsigned cores_per_agg, unsigned cables,
                       unsigned hosts_per_core) {
-  TopologySpec spec = xgft({{hosts_per_leaf, leaves_per_pod, pods},
-                            {1, aggs_per_pod, cores_per_agg},
-                            {cables, cables},
-                            hosts_per_core});
-  spec.family = "fattree3";
-  return spec;
+  return xgft({{hosts_per_leaf, leaves_per_pod, pods},
+               {1, aggs_per_pod, cores_per_agg},
+               {cables, cables},
+               hosts_per_core,
+               "fattree3"});
 }
 
 }  // namespace psssp::topo

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Regenerates the ibnetdiscover captures of generated fabrics used by
 generated_capture_test.cc: psssp-topo -> ibsim -> OpenSM -> ibnetdiscover.
 

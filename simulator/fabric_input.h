@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// The FABRIC argument and --lids option of every psssp-sim command.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "fabric/fabric.h"
+
+namespace psssp::sim {
+
+struct FabricInput {
+  std::string path;  // ibnetdiscover output, ibsim net file or opensm-subnet.lst
+  std::string lids;  // opensm-subnet.lst or guid2lid file; empty: LIDs of the fabric file
+};
+
+void add_fabric_input(CLI::App& command, FabricInput& input);
+
+// Reads the fabric and applies --lids. With `require_lids`, a LID file must
+// give a LID to every switch and every cabled CA or router port.
+Fabric load_fabric(const FabricInput& input, bool require_lids = true);
+
+// Throws InputError naming `lid_file` and the first port without a LID.
+void require_lids(const Fabric& fabric, const std::string& lid_file);
+
+}  // namespace psssp::sim
