@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // C entry points of the psssp engine: a subnet snapshot built node by node
 // from OpenSM's tables, routed by the same core as `psssp-sim route`.
 #include "engine_bridge.h"
@@ -9,12 +10,16 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "deadlock/layer_assignment.h"
 #include "deadlock/layer_table.h"
 #include "fabric/fabric.h"
 #include "formats/guid_list.h"
+#include "parallel/fault_injection.h"
 #include "plugin_options.h"
+#include "routing/incremental.h"
 #include "routing/psssp_routing.h"
 
 struct psssp_engine {
@@ -26,6 +31,14 @@ struct psssp_engine {
   psssp::deadlock::LayerTable layers;  // empty unless vls=N
   unsigned layers_needed = 1, layers_used = 1;
   bool routed = false;
+  // The switches' tables as OpenSM holds them, for incremental re-routing;
+  // used only after this engine has routed once in this process.
+  psssp::ForwardingTables current;
+  bool routed_before = false;
+  // The last full routing's tables by switch GUID: once a failed cable is
+  // back, its entries return to them (routing/incremental.h).
+  std::unordered_map<uint64_t, std::vector<psssp::PortNum>> reference;
+  std::size_t reference_cables = 0;  // live switch cables when it was made
 };
 
 namespace {
@@ -45,6 +58,41 @@ int guarded(psssp_engine* e, Body&& body) {
     e->error = "unknown internal error";
   }
   return -1;
+}
+
+std::size_t live_switch_cables(const psssp::Fabric& f) {
+  std::size_t n = 0;
+  for (const psssp::NodeId sw : f.switches())
+    for (const psssp::Port& p : f.node(sw).ports)
+      if (p.usable() && f.node(p.remote.node).is_switch()) ++n;
+  return n / 2;
+}
+
+// The tables of the last full routing, by switch GUID; a full routing of a
+// fabric with fewer live cables (too many failed at once) does not replace
+// them, so the original routes still return when the cables do.
+void keep_reference(psssp_engine& e) {
+  const std::size_t cables = live_switch_cables(e.fabric);
+  if (!e.reference.empty() && cables < e.reference_cables) return;
+  e.reference_cables = cables;
+  e.reference.clear();
+  const psssp::ForwardingTables& lfts = e.result.lfts;
+  for (const psssp::NodeId sw : e.fabric.switches())
+    if (lfts.has_switch(sw))
+      e.reference[e.fabric.node(sw).guid].assign(lfts.row(sw), lfts.row(sw) + lfts.lid_count());
+}
+
+// The reference remapped to this sweep's switches (kNoPath where unknown).
+psssp::ForwardingTables reference_tables(const psssp_engine& e) {
+  psssp::ForwardingTables tables(e.fabric);
+  for (const psssp::NodeId sw : e.fabric.switches()) {
+    const auto it = e.reference.find(e.fabric.node(sw).guid);
+    if (it == e.reference.end() || !tables.has_switch(sw)) continue;
+    const std::size_t n = std::min(it->second.size(), tables.lid_count());
+    std::copy(it->second.begin(), it->second.begin() + static_cast<std::ptrdiff_t>(n),
+              tables.row(sw));
+  }
+  return tables;
 }
 
 }  // namespace
@@ -84,7 +132,23 @@ void psssp_engine_begin(psssp_engine_t* e) {
   e->layers = psssp::deadlock::LayerTable();
   e->layers_needed = e->layers_used = 1;
   e->routed = false;
+  e->current = psssp::ForwardingTables();
   e->error.clear();
+}
+
+int psssp_engine_set_current_lft(psssp_engine_t* e, uint32_t node, const uint8_t* lft,
+                                 size_t count) {
+  return guarded(e, [&] {
+    if (e->current.lid_count() == 0) {
+      e->fabric.index();
+      e->current = psssp::ForwardingTables(e->fabric);
+    }
+    if (node >= e->fabric.node_count() || !e->current.has_switch(node))
+      throw psssp::FabricError("node " + std::to_string(node) + " is not a switch");
+    psssp::PortNum* row = e->current.row(node);
+    const size_t n = std::min(count, e->current.lid_count());
+    std::copy(lft, lft + n, row);
+  });
 }
 
 uint32_t psssp_engine_add_node(psssp_engine_t* e, int kind, uint64_t guid, const char* description,
@@ -140,7 +204,17 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
     psssp::RoutingOptions routing = e->options.routing;
     if (!e->options.guid_file.empty())
       routing.guid_list = psssp::read_guid_list(e->options.guid_file);
-    e->result = psssp::route_psssp(e->fabric, routing);
+    const bool incremental =
+        e->options.incremental && e->routed_before && e->current.lid_count() > 0;
+    if (incremental) {
+      const psssp::ForwardingTables reference = reference_tables(*e);
+      e->result = psssp::route_psssp_incremental(e->fabric, e->current, routing,
+                                                 e->options.incremental_options, &reference);
+    } else {
+      e->result = psssp::route_psssp(e->fabric, routing);
+    }
+    if (!e->result.incremental.used) keep_reference(*e);
+    e->routed_before = true;
     double layer_seconds = 0.0;
     if (e->options.vls) {
       // The hardware may offer fewer data VLs than the admin asked for.
@@ -167,6 +241,15 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
     stats->refine_passes = e->result.refine_passes_run;
     stats->converged = e->result.converged ? 1 : 0;
     stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
+    const auto& inc = e->result.incremental;
+    stats->incremental = inc.used ? 1 : 0;
+    stats->entries = inc.entries;
+    stats->kept = inc.kept;
+    stats->repaired = inc.repaired;
+    stats->restored = inc.restored;
+    stats->rebalanced = inc.rebalanced;
+    std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
+                  incremental && !inc.used ? inc.reason.c_str() : "");
     // Load statistics over the switch-to-switch channels that exist.
     double sum = 0;
     unsigned count = 0;
@@ -187,6 +270,8 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
 }
 
 unsigned psssp_engine_requested_vls(const psssp_engine_t* e) { return e->options.vls; }
+
+void psssp_engine_arm_task_fault(uint64_t n) { psssp::parallel::arm_task_fault(n); }
 
 uint8_t psssp_engine_path_sl(const psssp_engine_t* e, uint16_t slid, uint16_t dlid) {
   if (!e->routed || !e->options.vls) return 0;

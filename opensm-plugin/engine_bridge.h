@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* The narrow C interface between OpenSM's C world and the C++ routing core.
  * OpenSM's headers cannot be compiled as C++ (a struct member is named
  * `delete`), so the plugin glue is C and everything else sits behind these
@@ -40,6 +41,9 @@ struct psssp_route_stats {
   int full_effort;            /* endpoint affinity and repeated refinement were used */
   unsigned refine_passes;     /* refinement passes done */
   int converged;              /* the last of them changed no table */
+  int incremental;            /* re-routed from the current tables */
+  unsigned long long entries, kept, repaired, restored, rebalanced; /* incremental: entries */
+  char full_reason[160]; /* why the routing was full, if incremental was possible */
 };
 
 /* Parses `options` (event_plugin_options text). Returns NULL and writes a
@@ -60,6 +64,11 @@ int psssp_engine_set_port(psssp_engine_t *engine, uint32_t node, unsigned port, 
 int psssp_engine_connect(psssp_engine_t *engine, uint32_t node, unsigned port, uint32_t remote_node,
                          unsigned remote_port);
 
+/* The table a switch holds now (OpenSM's view of it, LIDs 0..count-1), for
+ * incremental re-routing; call after the snapshot, before routing. */
+int psssp_engine_set_current_lft(psssp_engine_t *engine, uint32_t node, const uint8_t *lft,
+                                 size_t count);
+
 /* Routes the snapshot. With vls=N it also assigns virtual layers; `data_vls`
  * is the number of data VLs every port offers (0 = unknown): needing more
  * layers than min(N, data_vls) is an error naming both numbers.
@@ -75,6 +84,11 @@ int psssp_engine_write_layers(const psssp_engine_t *engine, const char *path);
 /* Copies a routed switch's LFT for LIDs 0..lid_count-1 (kNoPath = 0xFF). */
 int psssp_engine_copy_lft(const psssp_engine_t *engine, uint32_t node, uint8_t *lft,
                           size_t lid_count);
+
+/* Test seam (core/parallel/fault_injection.h): the n-th parallel task of the
+ * next routing throws std::bad_alloc; 0 disarms. Only the test build of the
+ * plugin (libpsssp_faultinject.so) calls it. */
+void psssp_engine_arm_task_fault(uint64_t n);
 
 #ifdef __cplusplus
 }

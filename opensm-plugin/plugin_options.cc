@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "plugin_options.h"
 
 #include <cctype>
@@ -36,11 +37,41 @@ unsigned parse_count(const std::string& key, const std::string& value, unsigned 
   return n;
 }
 
+// event_plugin_options is one line for every event plugin. Words of the
+// form "name:word" belong to the plugin `name`; "psssp:" words are ours.
+// Once any word carries "psssp:", unprefixed words belong to other plugins;
+// without one, unprefixed words are ours (the line holds only ours).
+std::vector<std::string> own_tokens(const std::string& text) {
+  const std::vector<std::string> all = split_tokens(text);
+  auto prefix_end = [](const std::string& token) {
+    const auto colon = token.find(':');
+    const auto eq = token.find('=');
+    return colon != std::string::npos && (eq == std::string::npos || colon < eq)
+               ? colon
+               : std::string::npos;
+  };
+  bool prefixed = false;
+  for (const std::string& token : all)
+    if (token.compare(0, 6, "psssp:") == 0) prefixed = true;
+  std::vector<std::string> own;
+  for (const std::string& token : all) {
+    const auto end = prefix_end(token);
+    if (end == std::string::npos) {
+      if (!prefixed) own.push_back(token);
+    } else if (token.compare(0, end, "psssp") == 0) {
+      if (end + 1 == token.size())
+        throw std::invalid_argument("option 'psssp:' has no word after the prefix");
+      own.push_back(token.substr(end + 1));
+    }
+  }
+  return own;
+}
+
 }  // namespace
 
 PluginOptions parse_plugin_options(const std::string& text) {
   PluginOptions o;
-  for (const std::string& token : split_tokens(text)) {
+  for (const std::string& token : own_tokens(text)) {
     const auto eq = token.find('=');
     const std::string key = token.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
@@ -62,8 +93,17 @@ PluginOptions parse_plugin_options(const std::string& text) {
       need();
       o.routing.max_extra_hops = parse_count(key, value, 0, 64);
     } else if (key == "capacity") {
-      flag();
-      o.routing.capacity_weights = true;
+      // A bare "capacity" forces it on, as before there was an automatic mode.
+      using Capacity = RoutingOptions::Capacity;
+      if (!has_value || value == "on")
+        o.routing.capacity = Capacity::on;
+      else if (value == "off")
+        o.routing.capacity = Capacity::off;
+      else if (value == "auto")
+        o.routing.capacity = Capacity::automatic;
+      else
+        throw std::invalid_argument("option 'capacity' is 'auto', 'on' or 'off', got '" + value +
+                                    "'");
     } else if (key == "switch_load") {
       flag();
       o.routing.switch_lids_load = true;
@@ -80,6 +120,22 @@ PluginOptions parse_plugin_options(const std::string& text) {
     } else if (key == "vls") {
       need();
       o.vls = parse_count(key, value, 1, 15);
+    } else if (key == "incremental") {
+      need();
+      if (value != "on" && value != "off")
+        throw std::invalid_argument("option 'incremental' is 'on' or 'off', got '" + value + "'");
+      o.incremental = value == "on";
+    } else if (key == "rebalance") {
+      need();
+      if (value == "auto")
+        o.incremental_options.rebalance = -1;
+      else if (value == "off")
+        o.incremental_options.rebalance = 0;
+      else
+        o.incremental_options.rebalance = parse_count(key, value, 0, 100000000);
+    } else if (key == "full_reroute_above") {
+      need();
+      o.incremental_options.full_above = parse_count(key, value, 0, 100) / 100.0;
     } else if (key == "guid_file") {
       need();
       o.guid_file = value;
@@ -95,10 +151,16 @@ PluginOptions parse_plugin_options(const std::string& text) {
     } else {
       throw std::invalid_argument(
           "unknown option '" + token +
-          "' (known: minimal nonminimal max_extra_hops=N capacity switch_load threads=N "
-          "effort=auto|full|fast vls=N guid_file=PATH guid_mode=priority|only)");
+          "' (known: minimal nonminimal max_extra_hops=N capacity[=auto|on|off] switch_load "
+          "threads=N "
+          "effort=auto|full|fast vls=N incremental=on|off rebalance=auto|off|N "
+          "full_reroute_above=PERCENT guid_file=PATH guid_mode=priority|only)");
     }
   }
+  if (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only && o.guid_file.empty())
+    throw std::invalid_argument(
+        "option 'guid_mode=only' needs guid_file=PATH (the ports that are the only sources and "
+        "destinations of load)");
   return o;
 }
 
@@ -106,12 +168,18 @@ std::string describe(const PluginOptions& o) {
   std::ostringstream out;
   out << (o.routing.minimal ? "minimal" : "nonminimal");
   if (!o.routing.minimal) out << " max_extra_hops=" << o.routing.max_extra_hops;
-  if (o.routing.capacity_weights) out << " capacity";
+  if (o.routing.capacity == RoutingOptions::Capacity::on) out << " capacity";
+  if (o.routing.capacity == RoutingOptions::Capacity::off) out << " capacity=off";
   if (o.routing.switch_lids_load) out << " switch_load";
   out << " threads=" << o.routing.threads;
   if (o.routing.effort != RoutingOptions::Effort::automatic)
     out << " effort=" << effort_name(o.routing.effort);
   if (o.vls) out << " vls=" << o.vls;
+  if (!o.incremental) out << " incremental=off";
+  if (o.incremental && o.incremental_options.rebalance >= 0)
+    out << " rebalance=" << o.incremental_options.rebalance;
+  if (o.incremental && o.incremental_options.full_above != IncrementalOptions{}.full_above)
+    out << " full_reroute_above=" << o.incremental_options.full_above * 100.0;
   if (!o.guid_file.empty())
     out << " guid_file=" << o.guid_file << " guid_mode="
         << (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only ? "only" : "priority");

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The psssp engine's options, as admins write them in opensm.conf's
 // event_plugin_options: space- or comma-separated `key` or `key=value`.
 #pragma once
 
 #include <string>
 
+#include "routing/incremental.h"
 #include "routing/psssp_routing.h"
 
 namespace psssp {
@@ -14,6 +16,9 @@ struct PluginOptions {
   // Deadlock-free mode: spread routes over up to `vls` virtual layers, each
   // acyclic, used as SL = VL = layer. 0 = off.
   unsigned vls = 0;
+  // Re-sweeps start from the switches' current tables (routing/incremental.h).
+  bool incremental = true;
+  IncrementalOptions incremental_options;
 };
 
 // Throws std::invalid_argument naming the offending option.

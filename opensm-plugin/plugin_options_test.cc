@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "plugin_options.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@ namespace {
 TEST(PluginOptions, DefaultsAreMinimalOnAllCores) {
   const PluginOptions o = parse_plugin_options("");
   EXPECT_TRUE(o.routing.minimal);
-  EXPECT_FALSE(o.routing.capacity_weights);
+  EXPECT_EQ(o.routing.capacity, RoutingOptions::Capacity::automatic);
   EXPECT_EQ(o.routing.threads, 0u);  // all cores
   EXPECT_EQ(describe(o), "minimal threads=0");
 }
@@ -24,7 +25,7 @@ TEST(PluginOptions, ParsesEveryOption) {
   EXPECT_EQ(o.routing.effort, RoutingOptions::Effort::fast);
   EXPECT_FALSE(o.routing.minimal);
   EXPECT_EQ(o.routing.max_extra_hops, 3u);
-  EXPECT_TRUE(o.routing.capacity_weights);
+  EXPECT_EQ(o.routing.capacity, RoutingOptions::Capacity::on);
   EXPECT_TRUE(o.routing.switch_lids_load);
   EXPECT_EQ(o.routing.threads, 2u);
   EXPECT_EQ(o.vls, 8u);
@@ -33,6 +34,44 @@ TEST(PluginOptions, ParsesEveryOption) {
   EXPECT_EQ(describe(o),
             "nonminimal max_extra_hops=3 capacity switch_load threads=2 effort=fast vls=8 "
             "guid_file=/etc/cn guid_mode=only");
+}
+
+// One event_plugin_options line serves every event plugin.
+TEST(PluginOptions, SharesTheLineWithOtherPlugins) {
+  // Other plugins' prefixed words are ignored; unprefixed ones are ours.
+  PluginOptions o = parse_plugin_options("perfmgr:interval=5 threads=2 other:verbose");
+  EXPECT_EQ(o.routing.threads, 2u);
+  // With a psssp: word present, unprefixed words belong to other plugins.
+  o = parse_plugin_options("verbose psssp:threads=3 psssp:vls=4 level=2");
+  EXPECT_EQ(o.routing.threads, 3u);
+  EXPECT_EQ(o.vls, 4u);
+  // A colon inside a value is not a prefix.
+  EXPECT_EQ(parse_plugin_options("guid_file=/etc/a:b").guid_file, "/etc/a:b");
+  EXPECT_EQ(parse_plugin_options("psssp:guid_file=/etc/a:b").guid_file, "/etc/a:b");
+}
+
+TEST(PluginOptions, CapacityAutoOnOff) {
+  EXPECT_EQ(parse_plugin_options("capacity=off").routing.capacity, RoutingOptions::Capacity::off);
+  EXPECT_EQ(parse_plugin_options("capacity=on").routing.capacity, RoutingOptions::Capacity::on);
+  EXPECT_EQ(parse_plugin_options("capacity=auto").routing.capacity,
+            RoutingOptions::Capacity::automatic);
+  EXPECT_EQ(describe(parse_plugin_options("capacity=off")), "minimal capacity=off threads=0");
+}
+
+TEST(PluginOptions, IncrementalOptions) {
+  const PluginOptions d = parse_plugin_options("");
+  EXPECT_TRUE(d.incremental);
+  EXPECT_EQ(d.incremental_options.rebalance, -1);
+  EXPECT_DOUBLE_EQ(d.incremental_options.full_above, 0.05);
+  const PluginOptions o = parse_plugin_options("rebalance=500 full_reroute_above=20");
+  EXPECT_EQ(o.incremental_options.rebalance, 500);
+  EXPECT_DOUBLE_EQ(o.incremental_options.full_above, 0.2);
+  EXPECT_EQ(describe(o), "minimal threads=0 rebalance=500 full_reroute_above=20");
+  EXPECT_EQ(parse_plugin_options("rebalance=off").incremental_options.rebalance, 0);
+  EXPECT_EQ(parse_plugin_options("rebalance=auto").incremental_options.rebalance, -1);
+  const PluginOptions off = parse_plugin_options("incremental=off");
+  EXPECT_FALSE(off.incremental);
+  EXPECT_EQ(describe(off), "minimal threads=0 incremental=off");
 }
 
 void expect_rejected(const std::string& text, const std::string& fragment) {
@@ -49,11 +88,17 @@ TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("threads=257", "'threads' needs a whole number in 0..256, got '257'");
   expect_rejected("threads=two", "got 'two'");
   expect_rejected("threads", "'threads' needs a value");
-  expect_rejected("capacity=yes", "'capacity' takes no value");
+  expect_rejected("capacity=yes", "'capacity' is 'auto', 'on' or 'off', got 'yes'");
   expect_rejected("guid_mode=first", "'priority' or 'only'");
   expect_rejected("vls=16", "'vls' needs a whole number in 1..15, got '16'");
   expect_rejected("vls=0", "got '0'");
   expect_rejected("effort=max", "'auto', 'full' or 'fast', got 'max'");
+  expect_rejected("guid_mode=only", "'guid_mode=only' needs guid_file=PATH");
+  expect_rejected("psssp:bogus", "unknown option 'bogus'");
+  expect_rejected("psssp:", "no word after the prefix");
+  expect_rejected("incremental=yes", "'incremental' is 'on' or 'off', got 'yes'");
+  expect_rejected("rebalance=-3", "'rebalance' needs a whole number");
+  expect_rejected("full_reroute_above=101", "'full_reroute_above' needs a whole number in 0..100");
 }
 
 TEST(EngineBridge, BadOptionsGiveNoEngineAndAMessage) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* libpsssp.so: an OpenSM event plugin whose only job is to register the
  * `psssp` routing engine. OpenSM dlopen()s it for `event_plugin_name psssp`
  * and calls create() before it sets up routing engines, so `routing_engine
@@ -5,6 +6,7 @@
 
 /* Must come first: it defines the options that change OpenSM's struct layouts. */
 #include <complib/cl_qmap.h>
+#include <inttypes.h>
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_log.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "engine_bridge.h"
+#include "psssp/version.h"
 #include "subnet_snapshot.h"
 
 struct psssp_plugin {
@@ -31,10 +34,17 @@ static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_rou
   char path[4096];
 
   if (!dir || !*dir) dir = ".";
-  snprintf(path, sizeof(path), "%s%spsssp-layers.dump", dir,
-           dir[strlen(dir) - 1] == '/' ? "" : "/");
+  /* With opensm --guid the file is named after that port: Debian's
+   * opensm@.service runs one instance per port, all dumping to /var/log, and
+   * each keeps its own table. */
+  if (plugin->osm->subn.opt.guid)
+    snprintf(path, sizeof(path), "%s%spsssp-layers.0x%016" PRIx64 ".dump", dir,
+             dir[strlen(dir) - 1] == '/' ? "" : "/", cl_ntoh64(plugin->osm->subn.opt.guid));
+  else
+    snprintf(path, sizeof(path), "%s%spsssp-layers.dump", dir,
+             dir[strlen(dir) - 1] == '/' ? "" : "/");
   if (psssp_engine_write_layers(plugin->engine, path) != 0)
-    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS08: psssp: cannot write %s\n", path);
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F508: psssp: cannot write %s\n", path);
   else
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: routes need %u virtual layers, spread over %u (SL = VL = layer); table in %s\n",
@@ -49,9 +59,16 @@ static int build_fwd_tables(void *context) {
   int rc = -1;
 
   if (psssp_node_index_build(&plugin->osm->subn, log, &index) != 0) return -1;
+#ifdef PSSSP_FAULT_INJECTION
+  /* Test build only: PSSSP_FAULT_AT_TASK=n makes the n-th parallel task of
+   * this routing throw std::bad_alloc (tests/test_fault_injection.py). */
+  if (getenv("PSSSP_FAULT_AT_TASK"))
+    psssp_engine_arm_task_fault(strtoull(getenv("PSSSP_FAULT_AT_TASK"), NULL, 10));
+#endif
   if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
+  if (psssp_snapshot_current_lfts(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
   if (psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats) != 0) {
-    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS02: psssp routing failed: %s\n",
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F502: psssp routing failed: %s\n",
             psssp_engine_error(plugin->engine));
     goto out;
   }
@@ -61,13 +78,28 @@ static int build_fwd_tables(void *context) {
             "(disconnected components); their LFT entries stay empty\n",
             stats.unreachable);
   if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
+  if (stats.incremental)
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: incremental re-route: %llu of %llu entries kept, %llu repaired "
+            "(next hop gone or no longer minimal), %llu back on their original route, "
+            "%llu moved by rebalancing\n",
+            stats.kept, stats.entries, stats.repaired, stats.restored, stats.rebalanced);
+  else if (stats.full_reason[0])
+    OSM_LOG(log, OSM_LOG_INFO, "psssp: full re-route: %s\n", stats.full_reason);
   if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
-  OSM_LOG(log, OSM_LOG_INFO,
-          "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
-          "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s\n",
-          stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
-          stats.mean_load, stats.full_effort ? "full" : "fast", stats.refine_passes,
-          stats.converged ? " (converged)" : "");
+  if (stats.incremental)
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
+            "switch link load max %.0f mean %.1f routes; incremental\n",
+            stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
+            stats.mean_load);
+  else
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
+            "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s\n",
+            stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
+            stats.mean_load, stats.full_effort ? "full" : "fast", stats.refine_passes,
+            stats.converged ? " (converged)" : "");
   rc = 0;
 out:
   psssp_node_index_free(&index);
@@ -103,18 +135,18 @@ static int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm) {
 
   if (!plugin->engine) {
     OSM_LOG(&osm->log, OSM_LOG_ERROR,
-            "ERR PS01: psssp refuses to set up: bad event_plugin_options: %s\n",
+            "ERR F501: psssp refuses to set up: bad event_plugin_options: %s\n",
             plugin->option_error);
     return -1;
   }
   if (psssp_engine_requested_vls(plugin->engine) && !osm->subn.opt.qos) {
     OSM_LOG(&osm->log, OSM_LOG_ERROR,
-            "ERR PS07: psssp refuses to set up: vls=%u needs QoS for SL-to-VL maps "
+            "ERR F507: psssp refuses to set up: vls=%u needs QoS for SL-to-VL maps "
             "(opensm -Q, or 'qos TRUE' in opensm.conf)\n",
             psssp_engine_requested_vls(plugin->engine));
     return -1;
   }
-  OSM_LOG(&osm->log, OSM_LOG_INFO, "psssp routing engine set up (%s)\n",
+  OSM_LOG(&osm->log, OSM_LOG_INFO, "psssp " PSSSP_VERSION " routing engine set up (%s)\n",
           psssp_engine_describe(plugin->engine));
   if (psssp_engine_requested_vls(plugin->engine)) {
     re->path_sl = path_sl;
@@ -132,7 +164,7 @@ static void *create_plugin(struct osm_opensm *osm) {
   const char *options = osm->subn.opt.event_plugin_options;
 
   if (!plugin) {
-    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
+    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR F500: psssp: out of memory\n");
     return NULL;
   }
   plugin->osm = osm;
@@ -143,7 +175,7 @@ static void *create_plugin(struct osm_opensm *osm) {
   plugin->module.setup = setup_engine;
   plugin->module.context = plugin;
   if (osm_register_external_routing_engine(osm, &plugin->module, plugin) != 0) {
-    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR PS03: psssp: cannot register the routing engine\n");
+    OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR F503: psssp: cannot register the routing engine\n");
     psssp_engine_free(plugin->engine);
     free(plugin);
     return NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "subnet_snapshot.h"
 
 #include <complib/cl_qmap.h>
@@ -26,7 +27,7 @@ int psssp_node_index_build(osm_subn_t *subn, osm_log_t *log, struct psssp_node_i
   index->count = cl_qmap_count(nodes);
   index->guids = malloc((index->count ? index->count : 1) * sizeof(uint64_t));
   if (!index->guids) {
-    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F500: psssp: out of memory\n");
     return -1;
   }
   for (node = (osm_node_t *)cl_qmap_head(nodes); node != (osm_node_t *)cl_qmap_end(nodes);
@@ -129,7 +130,7 @@ static int add_ports(psssp_engine_t *engine, osm_subn_t *subn, osm_node_t *node,
     if (psssp_engine_set_port(engine, id, p, cl_ntoh64(osm_physp_get_port_guid(physp)), lid, lmc,
                               width_lanes(&physp->port_info), speed_code(physp),
                               p == 0 || osm_link_is_healthy(physp)) != 0) {
-      OSM_LOG(log, OSM_LOG_ERROR, "ERR PS04: psssp: port %u of node 0x%016" PRIx64 ": %s\n", p,
+      OSM_LOG(log, OSM_LOG_ERROR, "ERR F504: psssp: port %u of node 0x%016" PRIx64 ": %s\n", p,
               cl_ntoh64(osm_node_get_node_guid(node)), psssp_engine_error(engine));
       return -1;
     }
@@ -153,13 +154,13 @@ static int add_cables(psssp_engine_t *engine, const struct psssp_node_index *ind
     remote_id = find_node(index, cl_ntoh64(osm_node_get_node_guid(remote->p_node)));
     if (remote_id == UINT32_MAX) {
       OSM_LOG(log, OSM_LOG_ERROR,
-              "ERR PS05: psssp: inconsistent subnet: port %u of node 0x%016" PRIx64
+              "ERR F505: psssp: inconsistent subnet: port %u of node 0x%016" PRIx64
               " leads to a node missing from the node table\n",
               p, cl_ntoh64(osm_node_get_node_guid(node)));
       return -1;
     }
     if (psssp_engine_connect(engine, id, p, remote_id, osm_physp_get_port_num(remote)) != 0) {
-      OSM_LOG(log, OSM_LOG_ERROR, "ERR PS05: psssp: inconsistent subnet: %s\n",
+      OSM_LOG(log, OSM_LOG_ERROR, "ERR F505: psssp: inconsistent subnet: %s\n",
               psssp_engine_error(engine));
       return -1;
     }
@@ -177,7 +178,7 @@ int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn,
     node = osm_get_node_by_guid(subn, cl_hton64(index->guids[id]));
     if (!node || psssp_engine_add_node(engine, node_kind(node), index->guids[id], node->print_desc,
                                        (unsigned)osm_node_get_num_physp(node) - 1) != id) {
-      OSM_LOG(log, OSM_LOG_ERROR, "ERR PS04: psssp: cannot add node 0x%016" PRIx64 ": %s\n",
+      OSM_LOG(log, OSM_LOG_ERROR, "ERR F504: psssp: cannot add node 0x%016" PRIx64 ": %s\n",
               index->guids[id], psssp_engine_error(engine));
       return -1;
     }
@@ -187,6 +188,26 @@ int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn,
     if (add_cables(engine, index, osm_get_node_by_guid(subn, cl_hton64(index->guids[id])), id,
                    log) != 0)
       return -1;
+  return 0;
+}
+
+int psssp_snapshot_current_lfts(psssp_engine_t *engine, osm_subn_t *subn,
+                                const struct psssp_node_index *index, osm_log_t *log) {
+  cl_qmap_t *switches = &subn->sw_guid_tbl;
+  osm_switch_t *sw;
+
+  for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
+       sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
+    const uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+    const uint32_t id = find_node(index, guid);
+    if (id == UINT32_MAX || !sw->lft) continue;
+    if (psssp_engine_set_current_lft(engine, id, sw->lft, sw->lft_size) != 0) {
+      OSM_LOG(log, OSM_LOG_ERROR,
+              "ERR F509: psssp: cannot take the current table of switch 0x%016" PRIx64 ": %s\n",
+              guid, psssp_engine_error(engine));
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -200,7 +221,7 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, const struct psss
   int rc = -1;
 
   if (!row) {
-    OSM_LOG(log, OSM_LOG_ERROR, "ERR PS00: psssp: out of memory\n");
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F500: psssp: out of memory\n");
     goto out;
   }
 
@@ -212,7 +233,7 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, const struct psss
     if (id == UINT32_MAX || !sw->new_lft || sw->lft_size <= max_lid ||
         psssp_engine_copy_lft(engine, id, row, (size_t)max_lid + 1) != 0) {
       OSM_LOG(log, OSM_LOG_ERROR,
-              "ERR PS06: psssp: no routed table for switch 0x%016" PRIx64
+              "ERR F506: psssp: no routed table for switch 0x%016" PRIx64
               " (LID space %u, table size %u); leaving all tables unchanged\n",
               guid, max_lid, sw->lft_size);
       goto out;

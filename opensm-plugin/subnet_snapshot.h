@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* Copying OpenSM's subnet into the engine, and the routed LFTs back. */
 #ifndef PSSSP_SUBNET_SNAPSHOT_H
 #define PSSSP_SUBNET_SNAPSHOT_H
@@ -24,6 +25,11 @@ void psssp_node_index_free(struct psssp_node_index *index);
  * speed and health, and cables. 0 on success; logs and returns -1 on failure. */
 int psssp_snapshot_subnet(psssp_engine_t *engine, osm_subn_t *subn,
                           const struct psssp_node_index *index, osm_log_t *log);
+
+/* Hands the engine every switch's current table (OpenSM's `lft`: what the
+ * switch holds as far as OpenSM knows), for incremental re-routing. */
+int psssp_snapshot_current_lfts(psssp_engine_t *engine, osm_subn_t *subn,
+                                const struct psssp_node_index *index, osm_log_t *log);
 
 /* Writes every switch's new_lft from the routed engine. Checks all switches
  * first, so a failure leaves every table untouched. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The psssp plugin inside the real /usr/sbin/opensm, on fabrics emulated by
 ibsim; the tables are read back from the emulated switches with dump_fts and
 checked by psssp-sim."""
@@ -109,7 +110,7 @@ def test_bad_options_fall_back_and_subnet_comes_up(tmp_path):
     net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 2)
     with IbsimFabric(net, tmp_path) as fabric:
         osm = route_with_plugin(fabric, options="threads=lots")
-        assert "ERR PS01: psssp refuses to set up: bad event_plugin_options: option 'threads'" \
+        assert "ERR F501: psssp refuses to set up: bad event_plugin_options: option 'threads'" \
             in osm.log, osm.log[-3000:]
         assert osm.subnet_up
         assert CONFIGURED not in osm.log
