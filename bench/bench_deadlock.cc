@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // bench_deadlock: virtual layers needed, time and memory of the deadlock
 // checker and the layer assignment on generated fabrics.
 //   bench_deadlock [--minhop] [FABRIC...]   (default: all fabrics below)

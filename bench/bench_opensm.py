@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Routing speed inside the real OpenSM: time to subnet up and engine compute
 time for psssp against OpenSM's own engines, on the same ibsim fabric in the
 same run, with ratios.

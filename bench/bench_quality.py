@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The eBB table over the generator's families: every OpenSM engine and
 psssp on each fabric, same random bisections per fabric, via compare-engines.
 Writes a markdown table (and one results.csv per fabric) to --out.

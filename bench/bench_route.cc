@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // bench_route: time and quality of P-SSSP on fabrics built in code.
 //   bench_route speed [--big]      routing time per fabric, kernel and threads
 //   bench_route quality [--runs N] eBB (internal estimator) of routing variants
@@ -233,7 +234,7 @@ int digest(bool big) {
         if (huge && mode != 0) continue;
         RoutingOptions o;
         v.set(o);
-        if (mode == 1) o.capacity_weights = true;
+        if (mode == 1) o.capacity = psssp::RoutingOptions::Capacity::on;
         if (mode == 2) o.switch_lids_load = true;
         o.threads = mode == 3 ? 3 : 1;
         const char* mn[] = {"", " capacity", " switch_lids", " threads3"};

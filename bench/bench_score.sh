@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Benchmark of psssp-sim score: RUNS (5000) bisect runs end to end through the
 # CLI (reading the ibsim net file, guid2lid and the opensm-lfts.dump included)
 # on a 32-ary 2-tree (1024 hosts, 64 switches) and a 16-ary 3-tree (4096

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // bench_score_gen K N PREFIX: a k-ary n-tree (k^n hosts, n k^(n-1) switches of
 // 2k ports) with destination-mod-k LFTs, written as PREFIX.net (ibsim net),
 // PREFIX.guid2lid (LIDs) and PREFIX.lfts (opensm-lfts.dump) for

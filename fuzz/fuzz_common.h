@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Shared by the fuzz targets: what counts as an expected failure. Input
 // errors and model errors are the readers' normal answers to bad input;
 // anything else (a crash, a sanitizer report, another exception) is a bug.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Fuzzes the ibnetdiscover reader, then indexes what it accepted.
 #include "fuzz_common.h"
 #include "readers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Fuzzes the LFT dump reader bound to a real captured fabric (LMC 2). What
 // it accepts must survive write_lfts and a second parse unchanged.
 #include <cstdlib>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Runs every fuzz target for SECONDS each, seeded from the reader test data.
 # Exits non-zero as soon as a target finds a crash (the reproducer is left in
 # BUILD_DIR/fuzz-artifacts/). Usage: fuzz/run-all.sh BUILD_DIR SECONDS
@@ -10,10 +11,11 @@ data=$here/../core/formats/testdata
 artifacts=$build/fuzz-artifacts
 mkdir -p "$artifacts"
 
-# Seed corpus per target: the real captures of its format.
+# Seed corpus per target: the real captures of its format, and the edge cases
+# in fuzz/seeds/ (values just above a limit).
 declare -A seeds=(
-  [ibnetdiscover]="$data/*.topo $data/*.ibnetdiscover $data/*.ibnetdiscover-g"
-  [ibsim_net]="$data/*.net $data/net.* $data/*.ibnetdiscover"
+  [ibnetdiscover]="$data/*.topo $data/*.ibnetdiscover $data/*.ibnetdiscover-g $here/seeds/ibnetdiscover/*"
+  [ibsim_net]="$data/*.net $data/net.* $data/*.ibnetdiscover $here/seeds/ibsim_net/*"
   [subnet_lst]="$data/*.opensm-subnet.lst"
   [lft_dump]="$data/*.opensm-lfts.dump $data/*.dump_fts $data/*.dump_fts-n $data/*.ibroute"
 )

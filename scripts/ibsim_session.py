@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Run real OpenSM and infiniband-diags against a fabric emulated by ibsim.
 
 One IbsimFabric owns one ibsim process with its own IBSIM_SOCKNAME, so any
@@ -9,22 +10,75 @@ it starts is stopped by PID, never by name.
         tables = fabric.dump_fts()
 """
 
+import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
+import sysconfig
 import time
 import uuid
 
-UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
-OPENSM = "/usr/sbin/opensm"
+from opensm_log import SUBNET_UP
+from psssp_tools import ToolFailed, UsageError, sigterm_held
 
 # ibsim's default limits are too small for thousands of hosts.
 IBSIM_LIMITS = ["-N", "20000", "-S", "4000", "-P", "200000"]
 
+# The programs a session runs, with the Debian package that has each. OpenSM
+# and the diagnostics live in /usr/sbin, which a user's PATH may lack.
+TOOLS = {"ibsim": "ibsim-utils", "opensm": "opensm", "dump_fts": "infiniband-diags",
+         "ibnetdiscover": "infiniband-diags", "smpdump": "infiniband-diags"}
+SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"]
 
-class SessionError(RuntimeError):
+
+class SessionError(ToolFailed):
     """ibsim or OpenSM did not do what was asked; the message says what."""
+
+
+class MissingPrerequisite(SessionError, UsageError):
+    """A program or library the session needs is not installed."""
+
+
+class FabricRejected(SessionError, UsageError):
+    """ibsim cannot load the fabric file."""
+
+
+def find_tool(name):
+    """Full path of one of TOOLS, searching PATH and then the sbin directories."""
+    search = os.pathsep.join([os.environ.get("PATH", os.defpath)] + SBIN)
+    path = shutil.which(name, path=search)
+    if path is None:
+        raise MissingPrerequisite("%s not found on PATH or in %s (Debian package %s)" % (
+            name, ", ".join(SBIN), TOOLS[name]))
+    return path
+
+
+def find_umad2sim():
+    """libumad2sim.so (package libumad2sim0): this machine's multiarch directory
+    first, else the one copy a glob over /usr/lib finds."""
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    native = "/usr/lib/%s/umad2sim/libumad2sim.so" % multiarch if multiarch else None
+    if native and os.path.exists(native):
+        return native
+    found = sorted(glob.glob("/usr/lib/*/umad2sim/libumad2sim.so") +
+                   glob.glob("/usr/lib/umad2sim/libumad2sim.so"))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise MissingPrerequisite("libumad2sim.so not found under /usr/lib/*/umad2sim "
+                                  "(Debian package libumad2sim0)")
+    raise MissingPrerequisite("several libumad2sim.so and none for this machine (%s): %s" % (
+        multiarch, ", ".join(found)))
+
+
+def check_prerequisites():
+    """Raises MissingPrerequisite for the first program or library that is missing,
+    so a script can say so before it starts anything."""
+    for name in TOOLS:
+        find_tool(name)
+    find_umad2sim()
 
 
 class OpensmRun:
@@ -47,10 +101,7 @@ class OpensmRun:
 
     @property
     def subnet_up(self):
-        return "SUBNET UP" in self.log
-
-    def errors(self):
-        return [line for line in self.log.splitlines() if " ERR " in line]
+        return SUBNET_UP in self.log
 
 
 class IbsimFabric:
@@ -63,8 +114,9 @@ class IbsimFabric:
         self.console_enabled = console
         self.extra_args = list(extra_args)
         self._ibsim = None
+        self._log = None
         self._console_fd = None
-        self._children = []
+        self._children = []  # OpenSM processes, stopped with the session
 
     # -- lifecycle ---------------------------------------------------------
     def __enter__(self):
@@ -75,8 +127,15 @@ class IbsimFabric:
         self.stop()
 
     def start(self, timeout=120):
+        try:
+            self._start(timeout)
+        except BaseException:
+            self.stop()  # also on SIGTERM's SystemExit: nothing is left running
+            raise
+
+    def _start(self, timeout):
         log_path = os.path.join(self.workdir, "ibsim.log")
-        args = ["ibsim", "-s"] + IBSIM_LIMITS + self.extra_args
+        args = [find_tool("ibsim"), "-s"] + IBSIM_LIMITS + self.extra_args
         if self.console_enabled:
             # The console reads stdin: feed it from a FIFO we keep open for
             # writing, so it never sees end-of-file (which makes it spin).
@@ -90,20 +149,22 @@ class IbsimFabric:
             stdin = subprocess.DEVNULL
         args.append(self.net_path)
         self._log = open(log_path, "w")
-        self._ibsim = subprocess.Popen(
-            args, stdin=stdin, stdout=self._log, stderr=subprocess.STDOUT,
-            env=self._env(preload=False), cwd=self.workdir)
+        with sigterm_held():
+            self._ibsim = subprocess.Popen(
+                args, stdin=stdin, stdout=self._log, stderr=subprocess.STDOUT,
+                env=self._env(preload=False), cwd=self.workdir)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            exited = self._ibsim.poll() is not None
             with open(log_path, errors="replace") as f:
                 text = f.read()
             if "simulator ready" in text:
                 return
-            if self._ibsim.poll() is not None:
-                raise SessionError("ibsim exited (status %d) on %s:\n%s" % (
-                    self._ibsim.returncode, self.net_path, text[-2000:]))
+            if exited:
+                status = self._ibsim.returncode
+                raise FabricRejected("ibsim cannot load %s (exit status %d): %s" % (
+                    self.net_path, status, _ibsim_complaint(text)))
             time.sleep(0.05)
-        self.stop()
         raise SessionError("ibsim did not become ready within %ds on %s" % (timeout, self.net_path))
 
     def stop(self):
@@ -113,7 +174,9 @@ class IbsimFabric:
         if self._ibsim is not None:
             _terminate(self._ibsim)
             self._ibsim = None
+        if self._log is not None:
             self._log.close()
+            self._log = None
         if self._console_fd is not None:
             os.close(self._console_fd)
             self._console_fd = None
@@ -123,7 +186,7 @@ class IbsimFabric:
         env = dict(os.environ)
         env["IBSIM_SOCKNAME"] = self.sockname
         if preload:
-            env["LD_PRELOAD"] = UMAD2SIM
+            env["LD_PRELOAD"] = find_umad2sim()
         else:
             env.pop("LD_PRELOAD", None)
         if extra:
@@ -137,7 +200,7 @@ class IbsimFabric:
     def _opensm_args(self, args, conf, rundir):
         os.makedirs(rundir, exist_ok=True)
         log_path = os.path.join(rundir, "opensm.log")
-        cmd = [OPENSM, "-e", "-f", log_path, "-s", "0", "-D", "0x43"]
+        cmd = [find_tool("opensm"), "-e", "-f", log_path, "-s", "0", "-D", "0x43"]
         # Flushing the log lets callers wait for its lines while OpenSM runs.
         text = "force_log_flush TRUE\n"
         if conf is not None:
@@ -150,21 +213,35 @@ class IbsimFabric:
         env = self._env(extra={"OSM_TMP_DIR": rundir, "OSM_CACHE_DIR": rundir})
         return cmd + list(args), env, log_path
 
-    def run_opensm(self, args=(), conf=None, rundir=None, timeout=600, env_extra=None):
-        """Runs OpenSM once (-o): one sweep, routing, LFTs programmed, exit."""
+    def run_opensm(self, args=(), conf=None, rundir=None, timeout=600, env_extra=None,
+                   waiting=None, every=30):
+        """Runs OpenSM once (-o): one sweep, routing, LFTs programmed, exit.
+        waiting(seconds so far) is called every `every` seconds while it runs."""
         rundir = rundir or os.path.join(self.workdir, "opensm-%s" % uuid.uuid4().hex[:6])
         cmd, env, log_path = self._opensm_args(list(args) + ["-o"], conf, rundir)
         if env_extra:
             env.update(env_extra)
         start = time.monotonic()
         with open(os.path.join(rundir, "opensm.out"), "w") as out:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                    cwd=rundir, start_new_session=True)
+            with sigterm_held():
+                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                        cwd=rundir, start_new_session=True)
+                self._children.append(proc)
             try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                _terminate(proc)
-                raise SessionError("opensm did not finish within %ds (log %s)" % (timeout, log_path))
+                while True:
+                    left = start + timeout - time.monotonic()
+                    try:
+                        proc.wait(timeout=max(0, min(every, left)))
+                        break
+                    except subprocess.TimeoutExpired:
+                        if time.monotonic() >= start + timeout:
+                            raise SessionError("opensm did not finish within %ds (log %s)" % (
+                                timeout, log_path))
+                        if waiting:
+                            waiting(time.monotonic() - start)
+            finally:
+                _terminate(proc)  # after a time-out, or an exception such as SIGTERM's
+                self._children.remove(proc)
         return OpensmRun(rundir, log_path, proc.returncode, time.monotonic() - start)
 
     def start_opensm(self, args=(), conf=None, rundir=None, env_extra=None):
@@ -173,14 +250,14 @@ class IbsimFabric:
         cmd, env, log_path = self._opensm_args(args, conf, rundir)
         if env_extra:
             env.update(env_extra)
-        out = open(os.path.join(rundir, "opensm.out"), "w")
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=rundir,
-                                start_new_session=True)
-        out.close()
-        self._children.append(proc)
+        with open(os.path.join(rundir, "opensm.out"), "w") as out, sigterm_held():
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                    cwd=rundir, start_new_session=True)
+            self._children.append(proc)
         return ResidentOpensm(proc, OpensmRun(rundir, log_path, None, 0.0))
 
     def _tool(self, args, timeout=600):
+        args = [find_tool(args[0])] + list(args[1:])
         proc = subprocess.run(args, env=self._env(), capture_output=True, text=True,
                               timeout=timeout, cwd=self.workdir)
         if proc.returncode != 0:
@@ -259,6 +336,13 @@ def _complete_top_lids(text, read_block):
             top = None
         out.append(line)
     return "".join(out)
+
+
+def _ibsim_complaint(log_text):
+    """ibsim's warnings and errors from its log, on one line."""
+    lines = [re.sub(r"^(ib\w+): \[\d+\] ", r"\1: ", l.strip()) for l in log_text.splitlines()
+             if l.startswith(("ibwarn", "ibpanic", "iberror"))]
+    return "; ".join(lines[-5:]) or log_text.strip()[-500:] or "no message"
 
 
 def _terminate(proc, grace=5):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages psssp needs, only those that are missing.
 # Idempotent: a second run installs nothing and exits 0.
 set -euo pipefail
@@ -8,6 +9,8 @@ packages=(
   libboost-graph-dev cmake ninja-build make g++ libgtest-dev
   clang libclang-rt-14-dev clang-format
   python3 python3-pytest python3-pytest-xdist python3-pytest-timeout python3-matplotlib
+  libcli11-dev nlohmann-json3-dev libre2-dev pkg-config
+  debhelper dpkg-dev fakeroot lintian
 )
 
 missing=()

@@ -1,8 +1,8 @@
-"""How to run each OpenSM routing engine fairly, and how to read its outcome
-from OpenSM's log."""
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""How to run each OpenSM routing engine fairly, and what its run came to."""
 
-import re
-from datetime import datetime
+from dataclasses import dataclass
+from typing import Optional
 
 from psssp_tools import plugin_env, psssp_conf
 
@@ -11,8 +11,6 @@ ALL_ENGINES = ["minhop", "updn", "dnup", "ftree", "dor", "lash", "torus-2QoS", "
 
 # Engines that put routes on SLs need QoS on so OpenSM programs SL-to-VL maps.
 NEEDS_QOS = {"lash", "dfsssp", "nue", "torus-2QoS"}
-
-LOG_TIME = re.compile(r"^(\w{3} +\d+ \d\d:\d\d:\d\d) (\d{6}) ")
 
 
 class EngineSetup:
@@ -50,54 +48,30 @@ class EngineSetup:
         return ", ".join(self.notes) or "defaults"
 
 
-def _stamp(line):
-    m = LOG_TIME.match(line)
-    if not m:
-        return None
-    t = datetime.strptime(m.group(1), "%b %d %H:%M:%S")
-    return t.day * 86400 + t.hour * 3600 + t.minute * 60 + t.second + int(m.group(2)) / 1e6
-
-
+@dataclass(frozen=True)
 class Outcome:
-    """configured / fell back to minhop / failed / timed out, with evidence."""
-
-    def __init__(self, engine, log_text, returncode, timed_out=False):
-        self.engine = engine
-        self.evidence = ""
-        self.compute_seconds = None
-        configured = re.findall(r"(\S+) tables configured on all switches", log_text)
-        errors = [l for l in log_text.splitlines() if " ERR " in l]
-        if timed_out:
-            self.status = "timed out"
-        elif configured and configured[-1].lower() == engine.lower():
-            self.status = "configured"
-        elif configured:
-            self.status = "fell back to %s" % configured[-1]
-        else:
-            self.status = "failed"
-        if timed_out:
-            self.evidence = "no result within the time limit"
-        elif self.status != "configured":
-            if errors:
-                self.evidence = re.sub(r"^.*?-> ", "", errors[0]).strip()
-            elif configured:
-                self.evidence = "%s gave no tables (no ERR line in the log)" % engine
-            else:
-                self.evidence = "exit status %s, no tables configured" % returncode
-        self._timing(log_text)
-
-    def _timing(self, log_text):
-        start = end = None
-        for line in log_text.splitlines():
-            if "ucast_mgr_route: building routing with" in line and start is None:
-                start = _stamp(line)
-            elif "tables configured on all switches" in line and start is not None:
-                end = _stamp(line)
-                break
-        if start is not None and end is not None:
-            self.compute_seconds = end - start
+    """configured / fell back to ENGINE / failed / timed out, with the evidence."""
+    status: str
+    evidence: str = ""
+    compute_seconds: Optional[float] = None  # the engine's routing time in the log
 
     @property
     def usable(self):
         """Tables exist on the switches (configured, or a fallback's)."""
         return self.status == "configured" or self.status.startswith("fell back")
+
+
+def outcome(engine, log, returncode, timed_out=False):
+    """The Outcome of one OpenSM run of `engine` from its parsed log (OpensmLog)."""
+    if timed_out:
+        return Outcome("timed out", "no result within the time limit")
+    if log.engine and log.engine.lower() == engine.lower():
+        return Outcome("configured", "", log.routing_seconds)
+    status = "fell back to %s" % log.engine if log.engine else "failed"
+    if log.errors:
+        evidence = log.errors[0]
+    elif log.engine:
+        evidence = "%s gave no tables (no ERR line in the log)" % engine
+    else:
+        evidence = "exit status %s, no tables configured" % returncode
+    return Outcome(status, evidence, log.routing_seconds)

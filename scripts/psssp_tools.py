@@ -1,33 +1,73 @@
-"""Paths and small wrappers around the project's own binaries, shared by the
-comparison scripts and the integration tests."""
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Where the project's own binaries are, small wrappers around them, and what
+the command-line scripts share: errors, exit statuses, --version, progress."""
 
+import argparse
+import contextlib
+import glob
 import os
+import re
+import shutil
+import signal
 import subprocess
+import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUBDIRS = {"psssp-sim": "simulator", "psssp-topo": "topologies"}
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """The command cannot run as asked: a bad option, file or missing tool (exit 2)."""
+
+
+class ToolFailed(RuntimeError):
+    """A tool ran and failed; the message has its command and stderr (exit 1)."""
 
 
 def build_dir():
-    return os.path.abspath(os.environ.get("PSSSP_BUILD", os.path.join(ROOT, "build")))
+    """$PSSSP_BUILD; else the source tree's build/ if there is one; else None
+    (installed tools, found on PATH)."""
+    explicit = os.environ.get("PSSSP_BUILD")
+    if explicit:
+        return os.path.abspath(explicit)
+    default = os.path.join(ROOT, "build")
+    return default if os.path.isdir(default) else None
 
 
 def binary(name):
-    """Path of a built tool: psssp-sim, psssp-topo."""
-    sub = {"psssp-sim": "simulator", "psssp-topo": "topologies"}[name]
-    return os.path.join(build_dir(), sub, name)
+    """Path of a tool (psssp-sim, psssp-topo): from the build tree, or from PATH
+    when there is none. Raises UsageError naming where it looked."""
+    build = build_dir()
+    if build is None:
+        found = shutil.which(name)
+        if found:
+            return found
+        raise UsageError("%s not found: no build tree (%s; run make or set PSSSP_BUILD) and "
+                         "not on PATH" % (name, os.path.join(ROOT, "build")))
+    path = os.path.join(build, SUBDIRS[name], name)
+    if not os.access(path, os.X_OK):
+        raise UsageError("%s not found: %s does not exist (build %s%s)" % (
+            name, path, build, ", from PSSSP_BUILD" if os.environ.get("PSSSP_BUILD") else ""))
+    return path
 
 
-def plugin_dir():
-    """Directory holding libpsssp.so (for LD_LIBRARY_PATH)."""
-    return os.path.join(build_dir(), "opensm-plugin")
+def plugin_env():
+    """Environment that makes OpenSM load libpsssp.so from the build tree; empty
+    for installed tools (the system library directory has it)."""
+    build = build_dir()
+    return {"LD_LIBRARY_PATH": os.path.join(build, "opensm-plugin")} if build else {}
 
 
 def run(args, check=True, **kwargs):
-    """Runs a tool, capturing text output; raises with stderr on failure."""
-    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, **kwargs)
+    """Runs a tool, capturing text output; raises ToolFailed with its stderr on failure."""
+    args = [str(a) for a in args]
+    proc = subprocess.run(args, capture_output=True, text=True, **kwargs)
     if check and proc.returncode != 0:
-        raise RuntimeError("%s exited %d:\n%s" % (" ".join(map(str, args)), proc.returncode,
-                                                  proc.stderr[-3000:]))
+        raise ToolFailed("%s exited %d:\n%s" % (" ".join(args), proc.returncode,
+                                                proc.stderr[-3000:].rstrip()))
     return proc
 
 
@@ -39,11 +79,138 @@ def generate(family, path, *options):
 
 def psssp_conf(options=""):
     """opensm.conf lines that load the plugin and select its engine."""
+    if "\n" in options or "\r" in options:
+        raise UsageError("psssp options must be one line (they become one opensm.conf line)")
     text = "event_plugin_name psssp\nrouting_engine psssp\n"
     if options:
         text += "event_plugin_options %s\n" % options
     return text
 
 
-def plugin_env():
-    return {"LD_LIBRARY_PATH": plugin_dir()}
+VERSION_RE = re.compile(r"\b(\d+\.\d+\.\d+\S*)")
+CMAKE_VERSION_RE = re.compile(r"project\s*\(\s*psssp\s+VERSION\s+(\d+\.\d+\.\d+)", re.I)
+
+
+def version():
+    """The project version: what `psssp-sim --version` prints, else (a source
+    tree whose psssp-sim predates --version or is not built) CMakeLists.txt's."""
+    try:
+        proc = subprocess.run([binary("psssp-sim"), "--version"], capture_output=True,
+                              text=True, timeout=30)
+        found = VERSION_RE.search(proc.stdout) if proc.returncode == 0 else None
+        if found:
+            return found.group(1)
+        why = "psssp-sim --version printed no version"
+    except (UsageError, OSError, subprocess.TimeoutExpired) as e:
+        why = str(e)
+    cmake = os.path.join(ROOT, "CMakeLists.txt")
+    try:
+        with open(cmake) as f:
+            found = CMAKE_VERSION_RE.search(f.read())
+        if found:
+            return found.group(1)
+    except OSError:
+        pass
+    raise UsageError("cannot tell the version: %s, and %s has no project(psssp VERSION ...)"
+                     % (why, cmake))
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one line for a bad argument ("PROG: MESSAGE"), exit 2."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, "%s: %s (see %s --help)\n" % (self.prog, message, self.prog))
+
+
+class VersionAction(argparse.Action):
+    """--version: looks the version up only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="print the version and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            print("%s (psssp) %s" % (parser.prog, version()))
+        except UsageError as e:
+            parser.exit(EXIT_USAGE, "%s: %s\n" % (parser.prog, e))
+        parser.exit(0)
+
+
+def _whole_number(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a whole number" % text)
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, not %s" % text)
+    return value
+
+
+def seed(text):
+    """argparse type: psssp-sim's seed, 0 .. 2^64-1."""
+    value = _whole_number(text)
+    if not 0 <= value < 2 ** 64:
+        raise argparse.ArgumentTypeError("must be 0 .. 2^64-1, not %s" % text)
+    return value
+
+
+def progress(message):
+    """A time-stamped progress line on standard error."""
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), message), file=sys.stderr, flush=True)
+
+
+_held = None  # SIGTERMs received while sigterm_held() is active
+
+
+def _terminated(signum, frame):
+    if _held is not None:
+        _held.append(signum)
+        return
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def sigterm_held():
+    """Holds SIGTERM back (until the block ends) while a long-lived child starts
+    and is registered for clean-up, so that it never runs on unowned."""
+    global _held
+    outer = _held
+    if outer is None:
+        _held = []
+    try:
+        yield
+    finally:
+        if outer is None:
+            pending, _held = _held, None
+            if pending:
+                raise SystemExit(128 + pending[0])
+
+
+def exit_on_error(prog, main, argv):
+    """Runs main(argv); a UsageError is one message and exit 2, a failed tool or
+    an I/O error one message and exit 1, never a traceback. SIGTERM (a CI time limit)
+    unwinds like an exception, so ibsim and OpenSM are stopped and temporary
+    directories removed."""
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return main(argv)
+    except UsageError as e:
+        print("%s: %s" % (prog, e), file=sys.stderr)
+        return EXIT_USAGE
+    except (ToolFailed, OSError) as e:  # OSError: a file that cannot be written, a full disk
+        print("%s: %s" % (prog, e), file=sys.stderr)
+        return 1
+
+
+def layer_dump(directory):
+    """The psssp plugin's layer table in an OpenSM dump directory, or None:
+    psssp-layers.dump, or psssp-layers.0xPORTGUID.dump when OpenSM ran with
+    --guid (one per SM instance)."""
+    found = sorted(glob.glob(os.path.join(directory, "psssp-layers*.dump")))
+    return found[0] if found else None

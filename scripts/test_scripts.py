@@ -1,19 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """compare-engines and check-fabric end to end on small fabrics, with the real
 OpenSM on ibsim."""
 
 import csv
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
+import xml.etree.ElementTree as ET
 
 from psssp_tools import ROOT, generate, psssp_conf
 
 SCRIPTS = os.path.join(ROOT, "scripts")
 
 
-def _script(name, *args, cwd_tmp=None):
+def _script(name, *args, cwd_tmp=None, env=None):
     return subprocess.run([sys.executable, os.path.join(SCRIPTS, name)] + [str(a) for a in args],
-                          capture_output=True, text=True, timeout=900, cwd=cwd_tmp)
+                          capture_output=True, text=True, timeout=900, cwd=cwd_tmp,
+                          env=dict(os.environ, **(env or {})))
 
 
 def test_compare_engines_reports_every_engine(tmp_path):
@@ -28,7 +34,11 @@ def test_compare_engines_reports_every_engine(tmp_path):
         assert 0 < float(row["ebb"]) <= 1
         assert row["check_ok"] == "True"
         assert row["deadlock_free"] == "yes"  # trees route without credit loops
+        assert float(row["routing_s"]) >= 0
     assert "root_guid_file" in rows["ftree"]["config"]
+    # The plugin's own log record: its computation time, only for psssp.
+    assert float(rows["psssp"]["engine_own_s"]) > 0
+    assert all(rows[e]["engine_own_s"] == "" for e in ("minhop", "ftree", "sssp"))
     assert (out / "ebb.png").stat().st_size > 1000
     assert "| psssp | configured |" in (out / "results.md").read_text()
 
@@ -45,24 +55,53 @@ def test_compare_engines_records_failures_honestly(tmp_path):
     assert "Not enough VLs" in rows["dfsssp"]["evidence"]
     assert rows["psssp"]["outcome"] == "configured"
     assert rows["psssp"]["deadlock_free"] == "yes"
+    assert 2 <= int(rows["psssp"]["layers_needed"]) <= 8  # a torus needs more than one
 
 
 def test_check_fabric_passes_and_fails(tmp_path):
     net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 4, "--n", 2)
     conf = tmp_path / "opensm.conf"
     conf.write_text(psssp_conf())
-    ok = _script("check-fabric", net, "--conf", conf, "--min-ebb", "0.3", "--runs", 200)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    ok = _script("check-fabric", net, "--conf", conf, "--min-ebb", "0.3", "--runs", 200,
+                 env={"TMPDIR": str(temp)})
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert "PASS" in ok.stdout and "psssp tables configured" in ok.stdout
-    high = _script("check-fabric", net, "--conf", conf, "--min-ebb", "0.999", "--runs", 200)
+    assert ok.stdout.endswith("\nPASS\n") and "psssp tables configured" in ok.stdout
+    assert "ok   eBB: " in ok.stdout
+    assert "OpenSM routing" in ok.stderr and "scoring eBB" in ok.stderr  # progress
+    high = _script("check-fabric", net, "--conf", conf, "--min-ebb", "0.999", "--runs", 200,
+                   env={"TMPDIR": str(temp)})
     assert high.returncode == 1 and "FAIL eBB" in high.stdout
+    assert high.stdout.endswith("\nFAIL: eBB\n"), high.stdout
+    assert list(temp.iterdir()) == []  # no psssp-check-* left behind
 
 
-def test_check_fabric_finds_credit_loops(tmp_path):
+def test_check_fabric_names_the_credit_loop_and_writes_reports(tmp_path):
+    # minhop on a torus: every route delivers, but the routes close a credit loop.
     net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4")
-    res = _script("check-fabric", net, "--opensm-args", "-R minhop")
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    res = _script("check-fabric", net, "--opensm-args", "-R minhop", "--json", report,
+                  "--junit", junit)
     assert res.returncode == 1
-    assert "credit loop" in res.stdout
+    assert "ok   routes: 240 of 240 host pairs delivered" in res.stdout
+    assert "FAIL credit loops: cycle on VL 0" in res.stdout
+    assert res.stdout.endswith("\nFAIL: credit loops\n"), res.stdout
+
+    doc = json.loads(report.read_text())
+    assert doc["passed"] is False and doc["failed"] == ["credit loops"]
+    status = {c["name"]: c["status"] for c in doc["checks"]}
+    assert status == {"subnet": "pass", "routing engine": "pass", "routes": "pass",
+                      "credit loops": "fail", "eBB": "skipped"}
+    assert doc["route_check"]["deadlock"]["deadlock_free"] is False
+    assert doc["version"] and doc["fabric"] == str(net)
+
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("5", "1", "1")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert cases["credit loops"].find("failure").get("message").startswith("cycle on VL 0")
+    assert cases["routes"].find("failure") is None
+    assert cases["eBB"].find("skipped") is not None
 
 
 def test_check_fabric_fails_when_the_engine_falls_back(tmp_path):
@@ -72,9 +111,12 @@ def test_check_fabric_fails_when_the_engine_falls_back(tmp_path):
     res = _script("check-fabric", net, "--conf", conf, "--workdir", "rel-work",
                   cwd_tmp=tmp_path)
     assert res.returncode == 1, res.stdout + res.stderr
-    assert "fell back" in res.stdout
+    assert "FAIL routing engine: psssp failed, OpenSM fell back to minhop" in res.stdout
+    assert res.stdout.endswith("\nFAIL: routing engine\n"), res.stdout
+    assert (tmp_path / "rel-work" / "lfts.fts").stat().st_size > 0  # --workdir is kept
     ok = _script("check-fabric", net, "--conf", conf, "--allow-fallback")
     assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "(allowed by --allow-fallback)" in ok.stdout
 
 
 def test_check_fabric_verifies_psssp_layers(tmp_path):
@@ -83,9 +125,59 @@ def test_check_fabric_verifies_psssp_layers(tmp_path):
     conf.write_text(psssp_conf("vls=4") + "qos TRUE\n")
     res = _script("check-fabric", net, "--conf", conf)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "SLs from layer table" in res.stdout and ": none;" in res.stdout
+    assert "ok   credit loops: none; " in res.stdout
+    assert "(SLs from psssp-layers.dump, VLs from opensm-sl2vl.dump)" in res.stdout
 
 
 def test_check_fabric_rejects_missing_files(tmp_path):
     res = _script("check-fabric", tmp_path / "nope.net")
     assert res.returncode == 2 and "no such file" in res.stderr
+
+
+def _children(pid):
+    """{pid: program} of a process's children."""
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        pids = [int(p) for p in f.read().split()]
+    programs = {}
+    for child in pids:
+        try:
+            with open("/proc/%d/cmdline" % child) as f:
+                programs[child] = os.path.basename(f.read().split("\0")[0])
+        except FileNotFoundError:
+            pass
+    return programs
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_check_fabric_cleans_up_after_sigterm(tmp_path):
+    # A CI time limit sends SIGTERM: ibsim and OpenSM stop, the temporary
+    # directory goes. The fabric is large enough that OpenSM is still running.
+    net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 8, "--n", 3)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, os.path.join(SCRIPTS, "check-fabric"), net],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, TMPDIR=str(temp)))
+    try:
+        deadline = time.monotonic() + 60
+        started = {}
+        while sorted(started.values()) != ["ibsim", "opensm"] and time.monotonic() < deadline:
+            time.sleep(0.02)  # until ibsim and OpenSM both run
+            started = _children(proc.pid)
+        assert sorted(started.values()) == ["ibsim", "opensm"], started
+        assert list(temp.iterdir())  # the work directory exists meanwhile
+        proc.terminate()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert "Traceback" not in proc.stderr.read()
+    assert not [pid for pid in started if _alive(pid)]
+    assert list(temp.iterdir()) == []

@@ -1,8 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The ibsim/OpenSM harness itself: isolation, clean-up, console faults."""
 
 import os
+import subprocess
 
-from ibsim_session import IbsimFabric
+from ibsim_session import IbsimFabric, find_umad2sim
 
 NET = "/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca"
 
@@ -18,8 +20,16 @@ def _alive(pid):
 def test_two_sessions_are_isolated_and_cleaned_up(tmp_path):
     with IbsimFabric(NET, tmp_path / "a") as a, IbsimFabric(NET, tmp_path / "b") as b:
         assert a.sockname != b.sockname
-        run = a.run_opensm(["-R", "minhop"])
+        waited = []
+        every = 0.005
+        run = a.run_opensm(["-R", "minhop"], waiting=waited.append, every=every)
         assert run.returncode == 0 and run.subnet_up, run.log[-2000:]
+        # The progress callback ran while OpenSM did, with growing times. A
+        # fast machine brings this fabric up in well under a second, so the
+        # period is short; a run that outlasts several periods must report.
+        assert waited == sorted(waited) and all(0 < w <= run.seconds for w in waited)
+        if run.seconds >= 10 * every:
+            assert waited, run.seconds
         assert a.dump_fts().count("6 valid lids dumped") == 2
         pid = b._ibsim.pid
     assert not _alive(pid)
@@ -53,3 +63,10 @@ def test_dump_fts_includes_top_lid_on_a_64_boundary(tmp_path):
     assert fts.count("\n0x0080 ") == 64
     (tmp_path / "t.fts").write_text(fts)
     run([binary("psssp-sim"), "check", topo, "--routes", tmp_path / "t.fts"])
+
+
+def test_umad2sim_is_the_installed_package_file():
+    listed = subprocess.run(["dpkg-query", "-L", "libumad2sim0"], capture_output=True,
+                            text=True, check=True).stdout.split()
+    path = find_umad2sim()
+    assert path in listed and path.endswith("/umad2sim/libumad2sim.so")

@@ -1,6 +1,8 @@
-"""Every man page in the repository renders without groff/man warnings, and
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Every man page in the repository renders without groff/man warnings,
 psssp-sim(1) names every subcommand and option that `psssp-sim COMMAND --help`
-prints.
+prints, and compare-engines(1) and check-fabric(1) every option of their
+script's --help.
 
 The binary is $PSSSP_BUILD/simulator/psssp-sim (PSSSP_BUILD defaults to build).
 """
@@ -8,6 +10,7 @@ The binary is $PSSSP_BUILD/simulator/psssp-sim (PSSSP_BUILD defaults to build).
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -88,3 +91,16 @@ def test_psssp_sim_page_names_every_subcommand_and_option():
             if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(option), text):
                 missing.append("%s %s" % (command, option))
     assert not missing, "not in psssp-sim.1: %s" % ", ".join(missing)
+
+
+@pytest.mark.parametrize("script", ["compare-engines", "check-fabric"])
+def test_script_pages_name_every_option(script):
+    text = plain(render(os.path.join(ROOT, "scripts", script + ".1")).stdout)
+    usage = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", script), "--help"],
+                           capture_output=True, text=True, check=True,
+                           env=dict(os.environ, COLUMNS="1000")).stdout  # no wrapped options
+    options = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", usage)) - {"--help"}
+    assert {"--version", "--runs", "--seed"} <= options, options
+    missing = [o for o in sorted(options)
+               if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(o), text)]
+    assert not missing, "not in %s.1: %s" % (script, ", ".join(missing))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """dump_fts output read back from ibsim's switches parses with the project's
 readers and agrees with OpenSM's own opensm-lfts.dump of the same run."""
 

@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Route churn after cable faults, in the real OpenSM on ibsim.
+
+For every engine, in the same run: a resident OpenSM routes the fabric; then,
+for each failure count, that many random switch-to-switch cables are unlinked
+through ibsim's console, OpenSM re-sweeps, the tables are read back with
+dump_fts and compared entry by entry with those before, and scored (eBB with
+psssp-sim score on the fabric as ibnetdiscover sees it); then the cables are
+relinked and the same is measured against the original tables.
+
+    bench/bench_churn.py --topology "kary-ntree --k 8 --n 3" \\
+        --engines minhop,ftree,sssp,dfsssp,psssp --failures 1,2,5,10
+
+With --soak N, psssp alone goes through N unlink/relink cycles of random
+cables; after every step the tables must deliver every connected pair and
+use no dead cable (psssp-sim check), and OpenSM must still run.
+"""
+
+import argparse
+import os
+import random
+import re
+import shlex
+import signal
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+
+from ibsim_session import IbsimFabric, SessionError  # noqa: E402
+from opensm_engines import EngineSetup  # noqa: E402
+from psssp_tools import binary, run  # noqa: E402
+
+CONFIGURED = r"\S+ tables configured on all switches"
+
+
+def entries(dump_text):
+    """{(switch GUID, LID): port} of dump_fts text."""
+    out, guid = {}, None
+    for line in dump_text.splitlines():
+        if line.startswith("Unicast lids"):
+            guid = int(line.split(" guid ")[1].split()[0], 16)
+        elif guid is not None and line.startswith("0x"):
+            lid, port = line.split()[:2]
+            out[(guid, int(lid, 16))] = int(port)
+    return out
+
+
+def switch_cables(net_path):
+    """[(switch, port, remote, remote port, switch GUID, remote GUID)] once per cable."""
+    guids, records, switch, guid = {}, [], None, None
+    for line in open(net_path):
+        line = line.strip()
+        if line.startswith("switchguid="):
+            guid = int(line.split("=")[1], 16)
+        elif line.startswith("Switch"):
+            switch = line.split('"')[1]
+            guids[switch] = guid
+        elif switch and line.startswith("[") and '"' in line:
+            remote = line.split('"')[1]
+            rport = int(line.split('"')[2].split("[")[1].split("]")[0])
+            records.append((switch, int(line[1:line.index("]")]), remote, rport))
+        elif not line:
+            switch = None
+    cables = []
+    for sw, port, remote, rport in records:
+        if remote in guids and (sw, port) < (remote, rport):
+            cables.append((sw, port, remote, rport, guids[sw], guids[remote]))
+    return cables
+
+
+def ebb(fabric, workdir, name, fts_text, runs):
+    topo = os.path.join(workdir, name + ".topo")
+    fts = os.path.join(workdir, name + ".fts")
+    with open(topo, "w") as f:
+        f.write(fabric.ibnetdiscover())
+    with open(fts, "w") as f:
+        f.write(fts_text)
+    out = run([binary("psssp-sim"), "score", topo, "--routes", fts, "--runs", runs, "--csv"],
+              check=False)
+    if out.returncode != 0:
+        return None
+    rows = [l.split(",") for l in out.stdout.splitlines() if l.strip()]
+    header = rows[0]
+    return float(rows[1][header.index("ebb")])
+
+
+class Sweeps:
+    """A resident OpenSM and the count of routings it has logged."""
+
+    def __init__(self, fabric, setup):
+        self.sm = fabric.start_opensm(args=setup.args, conf=setup.conf or None,
+                                      env_extra=setup.env)
+        self.done = 0
+        self.hangups = 0
+
+    def next(self, timeout=600, trap_wait=30):
+        """Waits for the next routing. OpenSM runs without periodic sweeps
+        (-s 0) and re-sweeps on the port-state trap of a changed link; if no
+        routing follows within trap_wait seconds, a SIGHUP asks for the sweep
+        (counted in self.hangups)."""
+        self.done += 1
+        try:
+            self.sm.wait_for_log(CONFIGURED, count=self.done, timeout=trap_wait)
+        except SessionError:
+            if self.sm.proc.poll() is not None:
+                raise
+            self.hangups += 1
+            os.kill(self.sm.proc.pid, signal.SIGHUP)
+            self.sm.wait_for_log(CONFIGURED, count=self.done, timeout=timeout)
+        return self.sm
+
+
+def churn(args, net, engine, workdir, cables):
+    setup = EngineSetup(engine)
+    rows = []
+    with IbsimFabric(net, workdir, console=True) as fabric:
+        sweeps = Sweeps(fabric, setup)
+        sweeps.next()
+        base_text = fabric.dump_fts()
+        base = entries(base_text)
+        base_ebb = ebb(fabric, workdir, engine + "-base", base_text, args.runs)
+        rng = random.Random(args.seed)
+        def toggle(cables, command, name):
+            """Unlinks or relinks cables, waits for the re-route; its tables and eBB."""
+            for sw, port, _, _, _, _ in cables:
+                fabric.console('%s "%s"[%d]' % (command, sw, port))
+            sweeps.next()
+            text = fabric.dump_fts()
+            return entries(text), ebb(fabric, workdir, name, text, args.runs)
+
+        for n in args.failures:
+            dead = rng.sample(cables, n)
+            used = sum(1 for c in dead for (g, _), p in base.items()
+                       if (g, p) in ((c[4], c[1]), (c[5], c[3])))
+            now, down_ebb = toggle(dead, "Unlink", "%s-down%d" % (engine, n))
+            changed = sum(1 for k, p in now.items() if base.get(k) != p)
+            back, back_ebb = toggle(dead, "ReLink", "%s-up%d" % (engine, n))
+            moved_back = sum(1 for k, p in back.items() if now.get(k) != p)
+            rows.append((n, used, changed, len(base), down_ebb, moved_back, back_ebb))
+            base = back  # the next step starts from here
+        log = sweeps.sm.run.log
+    return base_ebb, rows, log
+
+
+def soak(args, net, workdir, cables):
+    setup = EngineSetup("psssp")
+    rng = random.Random(args.seed)
+    failures = 0
+    with IbsimFabric(net, workdir, console=True) as fabric:
+        sweeps = Sweeps(fabric, setup)
+        sweeps.next()
+        for cycle in range(args.soak):
+            cable = rng.choice(cables)
+            for step, command in (("down", "Unlink"), ("up", "ReLink")):
+                fabric.console('%s "%s"[%d]' % (command, cable[0], cable[1]))
+                sweeps.next()
+                topo = os.path.join(workdir, "soak.topo")
+                fts = os.path.join(workdir, "soak.fts")
+                with open(topo, "w") as f:
+                    f.write(fabric.ibnetdiscover())
+                with open(fts, "w") as f:
+                    f.write(fabric.dump_fts())
+                check = run([binary("psssp-sim"), "check", topo, "--routes", fts], check=False)
+                ok = check.returncode == 0 and sweeps.sm.proc.poll() is None
+                failures += 0 if ok else 1
+                print("soak cycle %2d %-4s %-22s %s" % (cycle + 1, step,
+                                                        "%s[%d]" % (cable[0], cable[1]),
+                                                        "ok" if ok else "FAILED"), flush=True)
+        alive = sweeps.sm.proc.poll() is None
+        log = sweeps.sm.run.log
+        print("re-sweeps started by SIGHUP (no trap-driven sweep within 30 s): %d"
+              % sweeps.hangups)
+    return failures, alive, log.count("psssp: incremental re-route"), log
+
+
+def main():
+    # A stopped benchmark must not leave ibsim and OpenSM running: SIGTERM
+    # unwinds through the IbsimFabric context managers, which stop them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--topology", default="kary-ntree --k 8 --n 3")
+    p.add_argument("--engines", default="minhop,ftree,sssp,dfsssp,psssp")
+    p.add_argument("--failures", default="1,2,5,10")
+    p.add_argument("--runs", default="1000")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--soak", type=int, default=0)
+    args = p.parse_args()
+    args.failures = [int(x) for x in args.failures.split(",")]
+    work = tempfile.mkdtemp(prefix="psssp-churn-")
+    net = os.path.join(work, "fabric.net")
+    spec = shlex.split(args.topology)
+    run([binary("psssp-topo")] + spec + ["-o", net])
+    cables = switch_cables(net)
+    print("fabric: %s (%d switch cables); failures %s; %s bisections" % (
+        args.topology, len(cables), args.failures, args.runs))
+    if args.soak:
+        failures, alive, incremental, _ = soak(args, net, os.path.join(work, "soak"), cables)
+        print("soak: %d cycles, %d failed checks, OpenSM %s, %d incremental re-routes" % (
+            args.soak, failures, "running" if alive else "GONE", incremental))
+        return 1 if failures or not alive else 0
+    print("| engine | failures | used the cables | changed | of entries | eBB down | "
+          "moved on relink | eBB after relink | eBB before |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for engine in args.engines.split(","):
+        wd = os.path.join(work, engine)
+        os.makedirs(wd)
+        base_ebb, rows, log = churn(args, net, engine, wd, cables)
+        engines_used = sorted(set(re.findall(r"(\S+) tables configured on all switches", log)))
+        for n, used, changed, total, down_ebb, moved_back, back_ebb in rows:
+            print("| %s | %d | %d | %d (%.2f%%) | %d | %s | %d | %s | %.4f |" % (
+                engine + ("" if engines_used == [engine] else " (%s)" % "+".join(engines_used)),
+                n, used, changed, 100.0 * changed / max(1, total), total,
+                "%.4f" % down_ebb if down_ebb is not None else "-", moved_back,
+                "%.4f" % back_ebb if back_ebb is not None else "-", base_ebb), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

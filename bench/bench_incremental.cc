@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// Incremental re-routing after cable failures and their recovery, against a
+// full re-route of the same fabric: entries changed, eBB estimate, time.
+//   bench_incremental [k] [failures...]   k-ary 3-tree, default 8 and 1 2 5 10
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "fabric/rng.h"
+#include "routing/ebb_estimate.h"
+#include "routing/incremental.h"
+#include "routing/psssp_routing.h"
+#include "routing/routing_test_support.h"
+
+namespace {
+
+using namespace psssp;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::uint64_t changed(const Fabric& f, const ForwardingTables& a, const ForwardingTables& b) {
+  std::uint64_t n = 0;
+  for (const NodeId sw : f.switches())
+    for (unsigned l = 0; l <= f.max_lid(); ++l)
+      if (a.get(sw, static_cast<Lid>(l)) != b.get(sw, static_cast<Lid>(l))) ++n;
+  return n;
+}
+
+// Entries whose next hop is a port of one of `cables` (either end).
+std::uint64_t entries_on(const Fabric& f, const ForwardingTables& lfts,
+                         const std::vector<PortRef>& cables) {
+  std::uint64_t n = 0;
+  for (const PortRef c : cables)
+    for (const PortRef end : {c, f.port(c).remote})
+      for (unsigned l = 1; l <= f.max_lid(); ++l)
+        if (lfts.get(end.node, static_cast<Lid>(l)) == end.port) ++n;
+  return n;
+}
+
+void set_cables(Fabric& f, const std::vector<PortRef>& cables, bool healthy) {
+  for (const PortRef c : cables) {
+    f.port(c).healthy = healthy;
+    f.port(f.port(c).remote).healthy = healthy;
+  }
+  f.index();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const unsigned k = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 8;
+  std::vector<unsigned> failures;
+  for (int i = 2; i < argc; ++i) failures.push_back(static_cast<unsigned>(std::atoi(argv[i])));
+  if (failures.empty()) failures = {1, 2, 5, 10};
+  auto t = testing::make_kary_ntree(k, 3);
+  Fabric& f = t.fabric;
+  const unsigned runs = f.host_ports().size() > 4096 ? 100 : 1000;
+  std::vector<PortRef> switch_cables;
+  for (const NodeId sw : f.switches())
+    for (PortNum p = 1; p < f.node(sw).ports.size(); ++p) {
+      const Port& port = f.port(PortRef{sw, p});
+      if (port.usable() && f.node(port.remote.node).is_switch() && sw < port.remote.node)
+        switch_cables.push_back(PortRef{sw, p});
+    }
+  std::printf("%u-ary 3-tree: %zu hosts, %zu switch cables, %u bisections per estimate\n", k,
+              f.host_ports().size(), switch_cables.size(), runs);
+  auto start = std::chrono::steady_clock::now();
+  const RoutingResult base = route_psssp(f, RoutingOptions{});
+  const double base_seconds = seconds_since(start);
+  const double base_ebb = estimate_ebb(f, base.lfts, runs, 1);
+  std::printf("full routing %.3f s, eBB %.4f\n\n", base_seconds, base_ebb);
+  std::printf("%-9s %9s %9s %9s %8s %8s %8s %9s %9s\n", "failures", "used", "changed", "full chg",
+              "eBB inc", "eBB full", "ratio", "inc s", "full s");
+  for (const unsigned n : failures) {
+    std::mt19937_64 rng(n);
+    std::vector<PortRef> dead;
+    std::vector<PortRef> pool = switch_cables;
+    for (unsigned i = 0; i < n && !pool.empty(); ++i) {
+      const std::size_t j = static_cast<std::size_t>(uniform_below(rng, pool.size()));
+      dead.push_back(pool[j]);
+      pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(j));
+    }
+    const std::uint64_t used = entries_on(f, base.lfts, dead);
+    set_cables(f, dead, false);
+    start = std::chrono::steady_clock::now();
+    const RoutingResult inc = route_psssp_incremental(f, base.lfts, RoutingOptions{}, {});
+    const double inc_seconds = seconds_since(start);
+    start = std::chrono::steady_clock::now();
+    const RoutingResult full = route_psssp(f, RoutingOptions{});
+    const double full_seconds = seconds_since(start);
+    const double e_inc = estimate_ebb(f, inc.lfts, runs, 1);
+    const double e_full = estimate_ebb(f, full.lfts, runs, 1);
+    std::printf("%-9u %9llu %9llu %9llu %8.4f %8.4f %8.4f %9.3f %9.3f%s\n", n,
+                static_cast<unsigned long long>(used),
+                static_cast<unsigned long long>(changed(f, base.lfts, inc.lfts)),
+                static_cast<unsigned long long>(changed(f, base.lfts, full.lfts)), e_inc, e_full,
+                e_inc / e_full, inc_seconds, full_seconds,
+                inc.incremental.used ? "" : "  (full routing)");
+    set_cables(f, dead, true);
+    start = std::chrono::steady_clock::now();
+    const RoutingResult back =
+        route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base.lfts);
+    const double back_seconds = seconds_since(start);
+    const double e_back = estimate_ebb(f, back.lfts, runs, 1);
+    std::printf("%-9s %9s %9llu %9s %8.4f %8.4f %8.4f %9.3f   (recovered; vs original)\n", "  back",
+                "", static_cast<unsigned long long>(changed(f, inc.lfts, back.lfts)), "", e_back,
+                base_ebb, e_back / base_ebb, back_seconds);
+  }
+  return 0;
+}
