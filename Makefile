@@ -1,6 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # psssp: build, test, demo. CMake does the compiling; this file is the front door.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 PREFIX     ?= /usr/local
 PYTHON     ?= /usr/bin/python3
@@ -8,7 +10,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 DEPS_STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build deps test unit-test asan-test fuzz fuzz-smoke integration-test demo install format clean
+.PHONY: all build deps deb test unit-test asan-test tsan-test fuzz fuzz-smoke integration-test demo install format clean
 
 all: build
 
@@ -26,11 +28,26 @@ unit-test: build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer
-# (target unit_tests: only the test binaries, not the tools and benchmarks).
+# (target unit_tests: the test binaries, not the benchmarks), then the
+# command-line tests of psssp-sim and psssp-topo against sanitized builds of
+# both; not the ibsim/OpenSM round trip. A sanitizer finding exits 86, which no
+# test expects (they check for 0, 1 or 2), leaks included.
+ASAN_CLI_TESTS ?= simulator topologies --ignore=topologies/test_roundtrip.py
+SANITIZER_ENV  := ASAN_OPTIONS=detect_leaks=1:exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 asan-test: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DPSSSP_WERROR=ON -DPSSSP_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	cmake --build $(ASAN_BUILD) -j $(JOBS) --target unit_tests
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target unit_tests psssp-sim psssp-topo
 	ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
+	PSSSP_BUILD=$(abspath $(ASAN_BUILD)) $(SANITIZER_ENV) \
+	  $(PYTHON) -m pytest -q -n $(JOBS) --timeout 900 $(ASAN_CLI_TESTS)
+
+# The tests that run threads (core/parallel, routing, simulator) under
+# ThreadSanitizer: data races fail the run.
+TSAN_TESTS := core/parallel/parallel_test core/routing/routing_test simulator/simulator_test
+tsan-test: deps
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DPSSSP_WERROR=ON -DPSSSP_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(notdir $(TSAN_TESTS))
+	set -e; for t in $(TSAN_TESTS); do TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/$$t --gtest_brief=1; done
 
 $(FUZZ_BUILD)/build.ninja: deps
 	CXX=clang++ CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DPSSSP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -46,7 +63,8 @@ fuzz-smoke:
 integration-test: build
 	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -n $(JOBS) --timeout 900
 
-test: unit-test asan-test fuzz-smoke integration-test
+# deb before the integration tests: tests/test_packages.py installs dist/*.deb.
+test: unit-test asan-test tsan-test fuzz-smoke deb integration-test
 
 # An irregular fabric (random switch graph, 512 hosts): no engine's home turf,
 # where congestion-aware routing with deadlock-free layers is what helps.
@@ -56,13 +74,24 @@ demo: build
 	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) scripts/compare-engines --topology "$(DEMO_TOPOLOGY)" \
 	  --runs $(DEMO_RUNS) --psssp-options vls=8 --out demo-out
 
-# Puts libpsssp.so where OpenSM's dlopen() finds it and refreshes the linker cache.
+# Installs under $(DESTDIR)$(PREFIX), stripped: libpsssp.so where OpenSM's
+# dlopen() finds it (lib/, or the multiarch lib dir with PREFIX=/usr), the
+# tools, scripts, man pages and the example opensm.conf. Refreshes the linker
+# cache only for a real install (no DESTDIR): staging never touches the host.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
-	-ldconfig
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX) --strip
+	@if [ -z "$(DESTDIR)" ]; then ldconfig; fi
+
+# Debian binary packages (opensm-psssp, psssp-tools, their -dbgsym) with
+# Debian's own tooling, into dist/; lintian's verdict in dist/lintian.txt.
+deb: deps
+	DEB_BUILD_OPTIONS="parallel=$(JOBS)" dpkg-buildpackage -b -us -uc
+	mkdir -p dist
+	mv ../psssp_*.buildinfo ../psssp_*.changes ../opensm-psssp*_*.*deb ../psssp-tools*_*.*deb dist/
+	lintian --fail-on error dist/*.changes | tee dist/lintian.txt
 
 format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) dist obj-*
