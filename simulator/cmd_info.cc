@@ -48,9 +48,12 @@ Counts count(const Fabric& fabric) {
 }
 
 void print_text(const InfoOptions& o, const std::string& format, const Fabric& fabric,
-                const Counts& c) {
+                const Counts& c, const RateTransfer& rates) {
   std::printf("fabric:     %s (%s)\n", o.input.path.c_str(), format.c_str());
   if (!o.input.lids.empty()) std::printf("lids from:  %s\n", o.input.lids.c_str());
+  if (!o.input.rates.empty())
+    std::printf("rates from: %s (%zu cables matched, %zu at another rate there, %zu not found)\n",
+                o.input.rates.c_str(), rates.matched, rates.changed, rates.unmatched);
   std::printf("switches:   %zu\n", fabric.switches().size());
   std::printf("CAs:        %zu\n", c.cas);
   if (c.routers) std::printf("routers:    %zu\n", c.routers);
@@ -69,11 +72,16 @@ void print_text(const InfoOptions& o, const std::string& format, const Fabric& f
 }
 
 void print_json(const InfoOptions& o, const std::string& format, const Fabric& fabric,
-                const Counts& c) {
+                const Counts& c, const RateTransfer& rates) {
   cli::Json report = cli::json_report();
   report["fabric"] = o.input.path;
   report["format"] = format;
   report["lids_from"] = o.input.lids.empty() ? cli::Json() : cli::Json(o.input.lids);
+  report["rates_from"] = o.input.rates.empty() ? cli::Json()
+                                               : cli::Json{{"file", o.input.rates},
+                                                           {"matched", rates.matched},
+                                                           {"changed", rates.changed},
+                                                           {"unmatched", rates.unmatched}};
   report["switches"] = fabric.switches().size();
   report["cas"] = c.cas;
   report["routers"] = c.routers;
@@ -91,11 +99,12 @@ int info(const InfoOptions& o) {
   const std::string format(format_name(detect_fabric_format(content, o.input.path)));
   Fabric fabric = parse_fabric(content, o.input.path);
   if (!o.input.lids.empty()) apply_lid_file(fabric, o.input.lids);
+  const RateTransfer rates = apply_rate_file(fabric, o.input);
   const Counts counts = count(fabric);
   if (o.json)
-    print_json(o, format, fabric, counts);
+    print_json(o, format, fabric, counts, rates);
   else
-    print_text(o, format, fabric, counts);
+    print_text(o, format, fabric, counts, rates);
   return cli::kExitOk;
 }
 

@@ -14,9 +14,10 @@ struct Command {
   std::function<int()> run;
 };
 
-Command add_info(CLI::App& app);   // cmd_info.cc: what a fabric file holds
-Command add_check(CLI::App& app);  // cmd_check.cc: trace every route, report faults
-Command add_score(CLI::App& app);  // cmd_score.cc: effective bisection bandwidth
-Command add_route(CLI::App& app);  // cmd_route.cc: P-SSSP LFTs for a fabric file
+Command add_info(CLI::App& app);     // cmd_info.cc: what a fabric file holds
+Command add_check(CLI::App& app);    // cmd_check.cc: trace every route, report faults
+Command add_score(CLI::App& app);    // cmd_score.cc: effective bisection bandwidth
+Command add_route(CLI::App& app);    // cmd_route.cc: P-SSSP LFTs for a fabric file
+Command add_convert(CLI::App& app);  // cmd_convert.cc: a fabric as an ibsim net file
 
 }  // namespace psssp::sim

@@ -15,6 +15,11 @@ void add_fabric_input(CLI::App& command, FabricInput& input) {
       ->type_name("");
   command.add_option("--lids", input.lids, "LIDs from opensm-subnet.lst or OpenSM's guid2lid file")
       ->type_name("FILE");
+  command
+      .add_option("--rates", input.rates,
+                  "cable rates from this fabric file (the captured machine), matched by node "
+                  "GUID and port")
+      ->type_name("FILE");
 }
 
 Fabric load_fabric(const FabricInput& input, bool require) {
@@ -27,7 +32,20 @@ Fabric load_fabric(const FabricInput& input, bool require) {
     apply_lid_file(fabric, input.lids);
     if (require) require_lids(fabric, input.lids);
   }
+  apply_rate_file(fabric, input);
   return fabric;
+}
+
+RateTransfer apply_rate_file(Fabric& fabric, const FabricInput& input) {
+  if (input.rates.empty()) return {};
+  const RateTransfer t = apply_rates(fabric, read_fabric(input.rates));
+  if (t.matched == 0)
+    throw InputError(input.rates + ": no cable matches " + input.path +
+                     " (cables are matched by node GUID and port number)");
+  if (t.unmatched)
+    std::fprintf(stderr, "warning: %s: %zu cables of %s are not in it and keep their rate\n",
+                 input.rates.c_str(), t.unmatched, input.path.c_str());
+  return t;
 }
 
 void require_lids(const Fabric& fabric, const std::string& lid_file) {

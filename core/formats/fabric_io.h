@@ -4,7 +4,9 @@
 // InputError whose what() reads "FILE:LINE: what is wrong".
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -37,9 +39,26 @@ Fabric read_fabric(const std::string& path);  // reads the file, then parse_fabr
 // per line, as OpenSM's cache writes it), matched by port GUID, then re-indexes.
 void apply_lid_file(Fabric& fabric, const std::string& path);
 
+// Cables counted once each: matched in the source (`changed` of them at
+// another rate there) or not found in it (their rate is kept).
+struct RateTransfer {
+  std::size_t matched = 0, changed = 0, unmatched = 0;
+};
+
+// Sets every cable end's rate to the rate the same end (node GUID, port
+// number) has in `source`, another description of the same machine.
+RateTransfer apply_rates(Fabric& fabric, const Fabric& source);
+
+// What write_ibsim_net could not keep: cables whose rate ibsim cannot run
+// ("4xNDR as 4xHDR" -> number of cables). Empty when every rate is kept.
+struct NetWriteReport {
+  std::map<std::string, std::size_t> substituted;
+};
+
 // Writes an ibsim net file that ibsim loads and that reads back into the same
-// switches, CAs and cables.
-void write_ibsim_net(std::ostream& out, const Fabric& fabric);
+// switches, CAs and cables, each cable at its own width and speed where
+// ibsim has that rate (see NetWriteReport).
+NetWriteReport write_ibsim_net(std::ostream& out, const Fabric& fabric);
 
 // Reads a whole file into a string; throws InputError naming the file.
 std::string read_file(const std::string& path);

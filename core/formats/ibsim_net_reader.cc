@@ -6,10 +6,13 @@
 //    absolute value). Defaults: CAs 0x100000, switches 0x200000, routers 0.
 //    A switch takes one GUID (node = system image = every port's GUID); a CA
 //    or router with P ports takes P+1: node GUID G, port p's GUID G+p.
-//  - Link width/speed: "w=MASK" / "s=MASK" on a port line (PortInfo enable
-//    masks: width 1=1x 2=4x 4=8x 8=12x, speed 1=SDR 2=DDR 4=QDR), defaults
-//    from "width=" / "speed=" lines (4x, SDR); a cable runs at the highest
-//    width and speed both ends enable.
+//  - Link width/speed: "w=MASK" / "s=MASK" / "e=MASK" on a port line
+//    (PortInfo enable masks: width 1=1x 2=4x 4=8x 8=12x 16=2x, speed 1=SDR
+//    2=DDR 4=QDR, extended speed 1=FDR 2=EDR 4=HDR), defaults from "width=" /
+//    "speed=" / "extspeed=" lines (4x, SDR, none); or, as in ibnetdiscover
+//    output, "lid N 4xQDR" at the end of a port line, which enables that
+//    width and every speed up to that one. A cable runs at the highest width
+//    and speed both ends enable, an extended speed before the others.
 //  - A missing "[remote port]" means port 1; it must follow the closing quote
 //    directly, as in ibsim.
 // LIDs: the file may give them ("lid N lmc M" in a switch header comment or
@@ -34,13 +37,31 @@ constexpr int kMaxIncludeDepth = 9;  // ibsim's MAX_INCLUDE
 struct PortMasks {
   int width = 0;
   int speed = 0;
+  int ext = 0;
   Where where;
 };
 
-int highest_bit(int mask) {
-  for (int bit = 8; bit; bit >>= 1)
-    if (mask & bit) return bit;
-  return 0;
+// ibsim's get_active_linkwidth: the widest width both ends enable.
+LinkWidth common_width(int a, int b) {
+  const int both = a & b;
+  for (const auto& [bit, width] :
+       {std::pair{8, LinkWidth::x12}, std::pair{4, LinkWidth::x8}, std::pair{2, LinkWidth::x4},
+        std::pair{16, LinkWidth::x2}, std::pair{1, LinkWidth::x1}})
+    if (both & bit) return width;
+  return LinkWidth::unknown;
+}
+
+// ibsim's get_active_linkspeedext, then get_active_linkspeed.
+LinkSpeed common_speed(const PortMasks& a, const PortMasks& b) {
+  const int ext = a.ext & b.ext;
+  if (ext & 4) return LinkSpeed::hdr;
+  if (ext & 2) return LinkSpeed::edr;
+  if (ext & 1) return LinkSpeed::fdr;
+  const int speed = a.speed & b.speed;
+  if (speed & 4) return LinkSpeed::qdr;
+  if (speed & 2) return LinkSpeed::ddr;
+  if (speed & 1) return LinkSpeed::sdr;
+  return LinkSpeed::unknown;
 }
 
 class IbsimNetReader {
@@ -96,8 +117,9 @@ class IbsimNetReader {
     if (c.consume("switchguid")) return guid_base(c, NodeType::switch_node);
     if (c.consume("hcaguids") || c.consume("caguid")) return guid_base(c, NodeType::ca);
     if (c.consume("rtguid")) return guid_base(c, NodeType::router);
-    if (c.consume("width")) return set_mask(c, width_, 15, "width");
-    if (c.consume("speed")) return set_mask(c, speed_, 7, "speed");
+    if (c.consume("width")) return set_mask(c, width_, 1, 31, "width");
+    if (c.consume("speed")) return set_mask(c, speed_, 1, 7, "speed");
+    if (c.consume("extspeed")) return set_mask(c, ext_, 0, 15, "extended speed");
     if (c.consume("include")) return include(c, source, depth);
     if (c.consume("module")) error("ibsim module prefixes are not supported");
     if (starts_with(line, "do")) {
@@ -122,13 +144,14 @@ class IbsimNetReader {
     next = rest[op] == '=' ? *v : abs + *v;
   }
 
-  void set_mask(Cursor& c, int& target, int max, const char* what) {
+  void set_mask(Cursor& c, int& target, unsigned min, unsigned max, const char* what) {
     const auto eq = c.rest().find('=');
     if (eq == std::string_view::npos) error("missing '='");
     Cursor value(c.rest().substr(eq + 1));
     const auto v = value.number(1000);
-    if (!v || *v < 1 || *v > static_cast<unsigned>(max))
-      error(std::string("bad ") + what + " mask (1.." + std::to_string(max) + ")");
+    if (!v || *v < min || *v > max)
+      error(std::string("bad ") + what + " mask (" + std::to_string(min) + ".." +
+            std::to_string(max) + ")");
     target = static_cast<int>(*v);
   }
 
@@ -206,7 +229,7 @@ class IbsimNetReader {
       for (std::size_t p = 1; p < rec.ports.size(); ++p) rec.ports[p].guid = rec.guid + p;
       next += rec.num_ports + 1u;
     }
-    masks_.emplace_back(rec.ports.size(), PortMasks{width_, speed_, where_});
+    masks_.emplace_back(rec.ports.size(), PortMasks{width_, speed_, ext_, where_});
     current_ = std::move(rec);
   }
 
@@ -270,18 +293,62 @@ class IbsimNetReader {
       const char opt = rest[o];
       Cursor value(rest.substr(eq + 1));
       const auto v = value.number(1000);
-      if (opt == 'w' && v && *v >= 1 && *v <= 15) {
+      if (opt == 'w' && v && *v >= 1 && *v <= 31) {
         masks.width = static_cast<int>(*v);
       } else if (opt == 's' && v && *v >= 1 && *v <= 7) {
         masks.speed = static_cast<int>(*v);
+      } else if (opt == 'e' && v && *v <= 15) {
+        masks.ext = static_cast<int>(*v);
       } else {
-        error("bad port option (w=1..15 or s=1..7)");
+        error("bad port option (w=1..31, s=1..7 or e=0..15)");
       }
       after_options = eq + 1;
     }
+    connection_rate(rest, masks);
     if (rec.type != NodeType::switch_node)
       lid_and_lmc(rest.substr(after_options), rec.ports[end.port]);
     rec.links.push_back(std::move(end));
+  }
+
+  // ibsim's parse_port_connection_data: "lid N 4xQDR" after the last "lid"
+  // that no quote follows (ibnetdiscover's port comment) sets the enable
+  // masks as ibsim's parse_port_link_width_and_speed does.
+  void connection_rate(std::string_view rest, PortMasks& masks) {
+    const auto lid_at = rest.rfind("lid");
+    if (lid_at == std::string_view::npos || rest.find('"', lid_at) != std::string_view::npos)
+      return;
+    Cursor c(rest.substr(lid_at + 3));
+    c.skip_space();
+    if (!c.number(kMaxUnicastLid)) return;  // ibsim: "failed parsing port connection type"
+    c.skip_space();
+    const auto rate = LinkRate::parse(c.word());
+    if (!rate || rate->width == LinkWidth::unknown || rate->speed == LinkSpeed::unknown) return;
+    masks.width = rate->width == LinkWidth::x12  ? 11
+                  : rate->width == LinkWidth::x8 ? 4
+                  : rate->width == LinkWidth::x4 ? 3
+                  : rate->width == LinkWidth::x2 ? 16
+                                                 : 1;
+    switch (rate->speed) {
+      case LinkSpeed::sdr:
+        masks.speed = 1;
+        break;
+      case LinkSpeed::ddr:
+        masks.speed = 3;
+        break;
+      case LinkSpeed::fdr:
+        masks.speed = 7, masks.ext = 1;
+        break;
+      case LinkSpeed::edr:
+        masks.speed = 7, masks.ext = 3;
+        break;
+      case LinkSpeed::hdr:
+        masks.speed = 7, masks.ext = 7;
+        break;
+      case LinkSpeed::ndr:  // ibsim 0.10 knows no NDR and keeps its defaults
+        break;
+      default:  // QDR, FDR10 (FDR10 is not in PortInfo)
+        masks.speed = 7;
+    }
   }
 
   void finish_record() {
@@ -298,21 +365,13 @@ class IbsimNetReader {
         if (!port.connected()) continue;
         const PortMasks& a = masks_[id][p];
         const PortMasks& b = masks_[port.remote.node][port.remote.port];
-        const int width = highest_bit(a.width & b.width);
-        const int speed = highest_bit(a.speed & b.speed & 7);
-        if (!width || !speed)
+        const LinkWidth width = common_width(a.width, b.width);
+        const LinkSpeed speed = common_speed(a, b);
+        if (width == LinkWidth::unknown || speed == LinkSpeed::unknown)
           fail_at(a.where, std::string("the two ends enable no common link ") +
-                               (!width ? "width" : "speed") + " (ibsim refuses this)");
-        static constexpr LinkWidth kWidths[] = {LinkWidth::x1, LinkWidth::x4, LinkWidth::x8,
-                                                LinkWidth::x12};
-        static constexpr LinkSpeed kSpeeds[] = {LinkSpeed::sdr, LinkSpeed::ddr, LinkSpeed::qdr};
-        port.rate = LinkRate{kWidths[width == 1   ? 0
-                                     : width == 2 ? 1
-                                     : width == 4 ? 2
-                                                  : 3],
-                             kSpeeds[speed == 1   ? 0
-                                     : speed == 2 ? 1
-                                                  : 2]};
+                               (width == LinkWidth::unknown ? "width" : "speed") +
+                               " (ibsim refuses this)");
+        port.rate = LinkRate{width, speed};
       }
     }
   }
@@ -347,6 +406,7 @@ class IbsimNetReader {
   Guid next_guid_[3] = {0x200000, 0x100000, 0};
   int width_ = 2;  // DEFAULT_LINKWIDTH: 4x
   int speed_ = 1;  // DEFAULT_LINKSPEED: SDR
+  int ext_ = 0;    // DEFAULT_LINKSPEEDEXT: none
 };
 
 }  // namespace

@@ -78,6 +78,32 @@ TEST(IbsimNet, GuidBasesWidthSpeedAndFileLids) {
   EXPECT_EQ(r.ports[1].lid, 11);
 }
 
+// Extended speeds, 2x, and the "lid N 4xQDR" rate at the end of a port line
+// (ibnetdiscover syntax, which ibsim also reads): the highest width and
+// speed both ends enable, as ibsim's get_active_link* pick them.
+TEST(IbsimNet, ExtendedSpeedsAndIbnetdiscoverRates) {
+  const std::string text =
+      "Switch 8 \"s\"\n"
+      "[1] \"a\"[1] w=2 s=4 e=2\n"
+      "[2] \"b\"[1] w=16 s=4\n"
+      "[3] \"c\"[1] # \"host c\" lid 7 12xHDR\n"
+      "[4] \"d\"[1] # \"host d\" lid 9 4xEDR\n"
+      "[5] \"e\"[1] w=2 s=4 e=1\n\n"
+      "extspeed=3\n"
+      "Hca 1 \"a\"\n[1] \"s\"[1] w=3 s=7\n\n"
+      "Hca 1 \"b\"\n[1] \"s\"[2] w=31 s=7\n\n"
+      "Hca 1 \"c\"\n[1] \"s\"[3] # lid 4 lmc 0 \"s\" lid 1 4xHDR\n\n"
+      "Hca 1 \"d\"\n[1] \"s\"[4] # lid 5 lmc 0 \"s\" lid 1 4xFDR\n\n"
+      "Hca 1 \"e\"\n[1] \"s\"[5] w=2 s=4 e=2\n";
+  const Fabric f = parse_fabric(text, "x.net");
+  const Node& s = f.node(*f.find_by_name("s"));
+  EXPECT_EQ(s.ports[1].rate, (LinkRate{LinkWidth::x4, LinkSpeed::edr}));
+  EXPECT_EQ(s.ports[2].rate, (LinkRate{LinkWidth::x2, LinkSpeed::qdr}));
+  EXPECT_EQ(s.ports[3].rate, (LinkRate{LinkWidth::x4, LinkSpeed::hdr}));  // 12x end meets 4x
+  EXPECT_EQ(s.ports[4].rate, (LinkRate{LinkWidth::x4, LinkSpeed::fdr}));  // EDR end meets FDR
+  EXPECT_EQ(s.ports[5].rate, (LinkRate{LinkWidth::x4, LinkSpeed::qdr}));  // no common ext speed
+}
+
 // The number reader let a single digit above its limit through when the
 // limit was below 9 (lmc 8 and lmc 9 passed a limit of 7; lmc 99 then
 // shifted 1u by 99). Every bound is checked at its edge.
@@ -154,7 +180,7 @@ TEST_F(IbsimNetErrors, Records) {
             "n.net:22: the two ends enable no common link width (ibsim refuses this): "
             "[1]\t\"Hca1\"[1] w=1");
   EXPECT_EQ(error_for(replaced(text, "[1]\t\"Hca1\"[1]", "[1]\t\"Hca1\"[1] x=1")),
-            "n.net:22: bad port option (w=1..15 or s=1..7): [1]\t\"Hca1\"[1] x=1");
+            "n.net:22: bad port option (w=1..31, s=1..7 or e=0..15): [1]\t\"Hca1\"[1] x=1");
   EXPECT_EQ(error_for(text + "\nmodule=\"m\"\n"),
             "n.net:45: ibsim module prefixes are not supported: module=\"m\"");
 }

@@ -36,11 +36,22 @@ std::string hex(Guid guid) {
   return buf;
 }
 
-// ibsim's enabled-width bitmask and enabled-speed values; 0 = leave default.
+// A cable's rate as ibsim's port options: "w=" enabled-width mask (1x 1,
+// 4x 2, 8x 4, 12x 8, 2x 16), "s=" enabled-speed mask (SDR 1, DDR 2, QDR 4),
+// "e=" extended-speed mask (FDR 1, EDR 2, HDR 4). Both ends get the same
+// single-bit masks: ibsim runs a cable at the highest rate both ends enable,
+// and when OpenSM writes PortInfo it sets both ends from one end's masks.
+struct IbsimRate {
+  int width = 0, speed = 0, ext = 0;  // 0 = leave ibsim's default
+  LinkSpeed modelled = LinkSpeed::unknown;
+};
+
 int ibsim_width(LinkWidth w) {
   switch (w) {
     case LinkWidth::x1:
       return 1;
+    case LinkWidth::x2:
+      return 16;
     case LinkWidth::x4:
       return 2;
     case LinkWidth::x8:
@@ -52,16 +63,28 @@ int ibsim_width(LinkWidth w) {
   }
 }
 
-int ibsim_speed(LinkSpeed s) {
-  switch (s) {
+// ibsim 0.10 has no NDR, and its FDR10 is invisible to PortInfo (ibnetdiscover
+// reads QDR): those cables run at the nearest rate ibsim has.
+IbsimRate ibsim_rate(LinkRate rate) {
+  IbsimRate r;
+  r.width = ibsim_width(rate.width);
+  switch (rate.speed) {
     case LinkSpeed::sdr:
-      return 1;
+      return r.speed = 1, r.modelled = LinkSpeed::sdr, r;
     case LinkSpeed::ddr:
-      return 2;
+      return r.speed = 2, r.modelled = LinkSpeed::ddr, r;
     case LinkSpeed::qdr:
-      return 4;
-    default:  // ibsim 0.10 models no faster speed
-      return 0;
+    case LinkSpeed::fdr10:
+      return r.speed = 4, r.modelled = LinkSpeed::qdr, r;
+    case LinkSpeed::fdr:
+      return r.speed = 4, r.ext = 1, r.modelled = LinkSpeed::fdr, r;
+    case LinkSpeed::edr:
+      return r.speed = 4, r.ext = 2, r.modelled = LinkSpeed::edr, r;
+    case LinkSpeed::hdr:
+    case LinkSpeed::ndr:
+      return r.speed = 4, r.ext = 4, r.modelled = LinkSpeed::hdr, r;
+    default:
+      return r;
   }
 }
 
@@ -74,7 +97,7 @@ LinkRate cable_rate(const Fabric& fabric, PortRef a, PortRef b) {
   return first != LinkRate{} ? first : second;
 }
 
-void write_record(std::ostream& out, const Fabric& fabric, NodeId id) {
+void write_record(std::ostream& out, const Fabric& fabric, NodeId id, NetWriteReport& report) {
   const Node& node = fabric.node(id);
   check_text(node, node.name, true);
   if (!node.description.empty()) check_text(node, node.description, false);
@@ -92,16 +115,25 @@ void write_record(std::ostream& out, const Fabric& fabric, NodeId id) {
     const Node& far = fabric.node(port.remote.node);
     out << '[' << unsigned{p} << "]\t\"" << far.name << "\"[" << unsigned{port.remote.port} << ']';
     const LinkRate rate = cable_rate(fabric, {id, p}, port.remote);
-    if (const int w = ibsim_width(rate.width)) out << "\tw=" << w;
-    if (const int s = ibsim_speed(rate.speed)) out << "\ts=" << s;
+    const IbsimRate r = ibsim_rate(rate);
+    if (r.width) out << "\tw=" << r.width;
+    if (r.speed) out << "\ts=" << r.speed;
+    if (r.ext) out << "\te=" << r.ext;
     out << '\n';
+    const bool first_end =
+        id < port.remote.node || (id == port.remote.node && p < port.remote.port);
+    if (first_end && r.modelled != rate.speed && rate.speed != LinkSpeed::unknown) {
+      const LinkRate as{rate.width, r.modelled};
+      ++report.substituted[rate.to_string() + " as " + as.to_string()];
+    }
   }
   out << '\n';
 }
 
 }  // namespace
 
-void write_ibsim_net(std::ostream& out, const Fabric& fabric) {
+NetWriteReport write_ibsim_net(std::ostream& out, const Fabric& fabric) {
+  NetWriteReport report;
   std::size_t switches = 0, ports = 0, cables = 0;
   NodeId first = kNoNode;  // ibsim attaches clients (the SM) to the first record's port
   for (NodeId id = 0; id < fabric.node_count(); ++id) {
@@ -121,9 +153,10 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric) {
     out << "# needs: ibsim -N " << fabric.node_count() << " -S " << switches << " -P " << ports
         << '\n';
   out << '\n';
-  if (first != kNoNode) write_record(out, fabric, first);
+  if (first != kNoNode) write_record(out, fabric, first, report);
   for (NodeId id = 0; id < fabric.node_count(); ++id)
-    if (id != first) write_record(out, fabric, id);
+    if (id != first) write_record(out, fabric, id, report);
+  return report;
 }
 
 }  // namespace psssp

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// psssp-sim convert FABRIC -o NET: a captured fabric as an ibsim net file, so
+// that ibsim replays the machine that was captured: the same GUIDs, node
+// descriptions and cables, each at its own width and speed. ibsim brings a
+// raw capture up at other rates where the two ends of a cable disagree (it
+// sets both ends from one end's PortInfo), so replays go through here.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command_line.h"
+#include "cli/json_report.h"
+#include "cli/output_files.h"
+#include "commands.h"
+#include "fabric_input.h"
+#include "formats/fabric_io.h"
+
+namespace psssp::sim {
+namespace {
+
+struct ConvertOptions {
+  FabricInput input;
+  std::string output = "-";
+  bool json = false;
+};
+
+std::size_t total(const NetWriteReport& report) {
+  std::size_t n = 0;
+  for (const auto& [what, count] : report.substituted) n += count;
+  return n;
+}
+
+int convert(const ConvertOptions& o) {
+  const Fabric fabric = load_fabric(o.input, false);
+  cli::OutputFiles outputs;
+  if (o.json) outputs.claim_stdout("--json");
+  std::ostream& net = outputs.open(o.output, "-o");
+  const NetWriteReport report = write_ibsim_net(net, fabric);
+  // Never silent: a replay at other rates scores another fabric.
+  for (const auto& [what, count] : report.substituted)
+    std::fprintf(stderr, "psssp-sim convert: warning: %s: %zu cables %s (ibsim has no such rate)\n",
+                 o.input.path.c_str(), count, what.c_str());
+  if (o.json) {
+    cli::Json json = cli::json_report();
+    json["fabric"] = o.input.path;
+    json["output"] = o.output;
+    json["cables_at_other_rates"] = total(report);
+    json["substituted"] = report.substituted;
+    cli::write_json(std::cout, json);
+  }
+  outputs.commit();
+  return cli::kExitOk;
+}
+
+void define_options(CLI::App& cmd, ConvertOptions& o) {
+  add_fabric_input(cmd, o.input);
+  cmd.add_option("-o,--output", o.output, "the ibsim net file (default -, standard output)");
+  cmd.add_flag("--json", o.json,
+               "a JSON summary on standard output (needs -o FILE): cables written at "
+               "another rate");
+}
+
+}  // namespace
+
+Command add_convert(CLI::App& app) {
+  auto o = std::make_shared<ConvertOptions>();
+  CLI::App* cmd =
+      cli::add_subcommand(app, "convert", "write a fabric as an ibsim net file, rates kept",
+                          [o](CLI::App& c) { define_options(c, *o); });
+  return {cmd, [o] { return convert(*o); }};
+}
+
+}  // namespace psssp::sim
