@@ -29,8 +29,7 @@ struct BuildOptions {
   // Each host gets 2 ports: port 1 to its own switch, port 2 to the next
   // host-carrying switch (cyclically; the same switch if there is only one).
   bool dual_port = false;
-  // Every cable's rate. 4xQDR is the fastest ibsim 0.10 emulates, so the
-  // simulated fabric reports the same rate the model assumes.
+  // Every cable's rate (psssp-topo --rate). ibsim 0.10 emulates up to HDR.
   LinkRate rate{LinkWidth::x4, LinkSpeed::qdr};
 };
 

@@ -6,18 +6,28 @@
 #include <stdexcept>
 
 #include "cli/command_line.h"
+#include "degrade.h"
 #include "failures.h"
 #include "registry.h"
 
 namespace psssp::topo {
 namespace {
 
-double parse_fraction(const std::string& text) {
+double parse_fraction(const std::string& option, const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(v >= 0.0 && v <= 1.0))
-    throw cli::UsageError("--fail: '" + text + "' is not a fraction in [0, 1]");
+    throw cli::UsageError(option + ": '" + text + "' is not a fraction in [0, 1]");
   return v;
+}
+
+LinkRate parse_rate(const std::string& option, const std::string& text) {
+  const auto rate = LinkRate::parse(text);
+  if (!rate || rate->width == LinkWidth::unknown || rate->speed == LinkSpeed::unknown)
+    throw cli::UsageError(option + ": '" + text +
+                          "' is not a link rate (width 1x 2x 4x 8x 12x, speed SDR DDR QDR FDR10 "
+                          "FDR EDR HDR NDR, e.g. 4xEDR)");
+  return *rate;
 }
 
 }  // namespace
@@ -27,12 +37,26 @@ void add_options(CLI::App& app, CliOptions& o) {
   app.add_option("-o,--output", o.output, "the net file (default -, standard output)")
       ->type_name("FILE");
   app.add_option_function<std::string>(
-         "--fail", [&o](const std::string& text) { o.fail = parse_fraction(text); },
+         "--fail", [&o](const std::string& text) { o.fail = parse_fraction("--fail", text); },
          "remove this fraction of the switch-to-switch cables")
       ->type_name("FRACTION");
   app.add_option_function<std::string>(
+         "--rate", [&o](const std::string& text) { o.build.rate = parse_rate("--rate", text); },
+         "every cable's rate (default 4xQDR); ibsim runs up to HDR")
+      ->type_name("RATE");
+  app.add_option_function<std::string>(
+         "--degrade",
+         [&o](const std::string& text) { o.degrade = parse_fraction("--degrade", text); },
+         "run this fraction of the cables, host cables included, at --degraded-rate")
+      ->type_name("FRACTION");
+  app.add_option_function<std::string>(
+         "--degraded-rate",
+         [&o](const std::string& text) { o.degraded_rate = parse_rate("--degraded-rate", text); },
+         "rate of the --degrade cables (default 1x at the speed of --rate)")
+      ->type_name("RATE");
+  app.add_option_function<std::string>(
          "--seed", [&o](const std::string& seed) { o.params.set("seed", seed); },
-         "seed of --fail and random-regular (default 1)")
+         "seed of --fail, --degrade and random-regular (default 1)")
       ->type_name("S");
   app.add_flag_function(
       "--dual-port", [&o](std::int64_t) { o.build.dual_port = true; },
@@ -77,6 +101,11 @@ Generated generate_fabric(CliOptions& options) {
   Generated g{generate(options.family, options.params), {}, 0};
   g.fabric = build_fabric(g.spec, options.build);
   if (options.fail > 0.0) g.removed = fail_cables(g.fabric, options.fail, seed);
+  if (options.degrade > 0.0) {
+    const LinkRate slower =
+        options.degraded_rate.value_or(LinkRate{LinkWidth::x1, options.build.rate.speed});
+    g.degraded = degrade_cables(g.fabric, options.degrade, slower, seed);
+  }
   return g;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct CliOptions {
   std::string output = "-";
   std::string roots, torus_conf;
   double fail = 0.0;
+  double degrade = 0.0;                   // fraction of cables at degraded_rate
+  std::optional<LinkRate> degraded_rate;  // default: 1x at the speed of build.rate
   bool json = false;
   BuildOptions build;
 };
@@ -36,10 +39,11 @@ CliOptions parse_cli(const std::vector<std::string>& args);
 struct Generated {
   TopologySpec spec;
   Fabric fabric;
-  std::size_t removed = 0;  // cables taken out by --fail
+  std::size_t removed = 0;   // cables taken out by --fail
+  std::size_t degraded = 0;  // cables slowed down by --degrade
 };
 
-// Generates, builds and applies --fail.
+// Generates, builds, applies --fail, then --degrade.
 Generated generate_fabric(CliOptions& options);
 
 }  // namespace psssp::topo

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // psssp-topo: generates a topology family and writes it as an ibsim net file.
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -28,7 +29,10 @@ int generate(CliOptions& options) {
   // Side files first: they reject families they do not fit before anything is written.
   if (roots) write_root_guids(*roots, g.fabric, g.spec);
   if (torus) write_torus_conf(*torus, g.fabric, g.spec);
-  write_ibsim_net(net, g.fabric);
+  const NetWriteReport written = write_ibsim_net(net, g.fabric);
+  for (const auto& [what, count] : written.substituted)
+    std::fprintf(stderr, "psssp-topo: warning: %zu cables %s (ibsim has no such rate)\n", count,
+                 what.c_str());
   const std::size_t switches = g.fabric.switches().size();
   const std::size_t hosts = g.fabric.node_count() - switches;
   if (options.json) {
@@ -38,6 +42,7 @@ int generate(CliOptions& options) {
     report["switches"] = switches;
     report["hosts"] = hosts;
     report["removed_cables"] = g.removed;
+    report["degraded_cables"] = g.degraded;
     cli::write_json(std::cout, report);
   }
   outputs.commit();

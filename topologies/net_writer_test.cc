@@ -97,6 +97,33 @@ TEST(NetWriter, RatesGoToBothEnds) {
   EXPECT_EQ(text.find("guid="), std::string::npos);  // GUID 0: ibsim picks one
 }
 
+// Every rate ibsim 0.10 has reads back (through ibsim's own rules, which the
+// reader follows) as written; NDR and FDR10 run at the nearest rate ibsim
+// has, and the report says so.
+TEST(NetWriter, EveryRateIbsimHasReadsBack) {
+  const LinkRate rates[] = {{LinkWidth::x1, LinkSpeed::sdr},  {LinkWidth::x2, LinkSpeed::qdr},
+                            {LinkWidth::x4, LinkSpeed::ddr},  {LinkWidth::x4, LinkSpeed::fdr},
+                            {LinkWidth::x4, LinkSpeed::edr},  {LinkWidth::x8, LinkSpeed::hdr},
+                            {LinkWidth::x12, LinkSpeed::qdr}, {LinkWidth::x4, LinkSpeed::ndr},
+                            {LinkWidth::x4, LinkSpeed::fdr10}};
+  Fabric f;
+  const NodeId s = f.add_node(NodeType::switch_node, "s", 16);
+  for (unsigned i = 0; i < std::size(rates); ++i) {
+    const NodeId h = f.add_node(NodeType::ca, "h" + std::to_string(i), 1);
+    f.connect({h, 1}, {s, static_cast<PortNum>(i + 1)}, rates[i]);
+  }
+  std::ostringstream out;
+  const NetWriteReport report = write_ibsim_net(out, f);
+  const Fabric back = parse_fabric(out.str(), "rates.net");
+  const Node& sw = back.node(*back.find_by_name("s"));
+  for (unsigned i = 0; i + 2 < std::size(rates); ++i)
+    EXPECT_EQ(sw.ports[i + 1].rate, rates[i]) << rates[i].to_string();
+  EXPECT_EQ(sw.ports[8].rate, (LinkRate{LinkWidth::x4, LinkSpeed::hdr}));
+  EXPECT_EQ(sw.ports[9].rate, (LinkRate{LinkWidth::x4, LinkSpeed::qdr}));
+  const std::map<std::string, std::size_t> expected{{"4xNDR as 4xHDR", 1}, {"4xFDR10 as 4xQDR", 1}};
+  EXPECT_EQ(report.substituted, expected);
+}
+
 TEST(NetWriter, RejectsNamesIbsimCannotRead) {
   Fabric f;
   const NodeId s = f.add_node(NodeType::switch_node, "sw", 4);
