@@ -4,7 +4,9 @@ the command-line scripts share: errors, exit statuses, --version, progress."""
 
 import argparse
 import contextlib
+import dataclasses
 import glob
+import json
 import os
 import re
 import shutil
@@ -75,6 +77,49 @@ def generate(family, path, *options):
     """Writes an ibsim net file with psssp-topo; returns the path."""
     run([binary("psssp-topo"), family] + [str(o) for o in options] + ["-o", path])
     return path
+
+
+@dataclasses.dataclass
+class Replay:
+    """What ibsim loads for a fabric file, and how faithful that is."""
+    net: str                 # the file given to ibsim
+    captured: bool           # converted from a capture (ibnetdiscover, opensm-subnet.lst)
+    rates: dict              # the capture's cables by rate, e.g. {"4xQDR": 120, "1xSDR": 2}
+    substituted: dict        # rates ibsim cannot run: {"4xNDR as 4xHDR": 3}
+
+    @property
+    def mixed_rates(self):
+        return len(self.rates) > 1
+
+    def describe(self):
+        """One line for a report: the rates and what the replay changed, never silent."""
+        mix = ", ".join("%s %d" % (r, n) for r, n in sorted(self.rates.items()))
+        text = "cables by rate: %s" % (mix or "none")
+        if self.substituted:
+            text += "; ibsim replays %s, scored at the captured rates" % ", ".join(
+                "%d cables %s" % (n, what) for what, n in sorted(self.substituted.items()))
+        return text
+
+
+def replay_net(fabric, work):
+    """The ibsim net file for `fabric`. A capture is written as a net file by
+    psssp-sim convert, so that each cable keeps its width and speed (ibsim
+    brings a raw capture up at other rates where its two ends disagree); an
+    ibsim net file is used as it is, and so is a file psssp-sim cannot read
+    (ibsim's own syntax beyond ours, such as port aliases): ibsim decides."""
+    sim = binary("psssp-sim")
+    res = run([sim, "info", fabric, "--json"], check=False)
+    if res.returncode != 0:
+        return Replay(os.path.abspath(fabric), False, {}, {})
+    info = json.loads(res.stdout)
+    rates = info["cables"]["by_rate"]
+    if info["format"] == "ibsim net":
+        return Replay(os.path.abspath(fabric), False, rates, {})
+    net = os.path.join(work, "replay.net")
+    res = run([sim, "convert", fabric, "-o", net, "--json"], check=False)
+    if res.returncode != 0:
+        raise UsageError((res.stderr.strip().splitlines() or ["cannot convert " + fabric])[0])
+    return Replay(net, True, rates, json.loads(res.stdout)["substituted"])
 
 
 def psssp_conf(options=""):

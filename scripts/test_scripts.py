@@ -36,11 +36,34 @@ def test_compare_engines_reports_every_engine(tmp_path):
         assert row["deadlock_free"] == "yes"  # trees route without credit loops
         assert float(row["routing_s"]) >= 0
     assert "root_guid_file" in rows["ftree"]["config"]
+    # One rate everywhere: the plain eBB leads, the capacity eBB equals it.
+    header = (out / "results.csv").read_text().splitlines()[0].split(",")
+    assert header.index("ebb") < header.index("capacity_ebb")
+    for row in rows.values():
+        assert abs(float(row["capacity_ebb"]) - float(row["ebb"])) < 1e-9
     # The plugin's own log record: its computation time, only for psssp.
     assert float(rows["psssp"]["engine_own_s"]) > 0
     assert all(rows[e]["engine_own_s"] == "" for e in ("minhop", "ftree", "sssp"))
     assert (out / "ebb.png").stat().st_size > 1000
     assert "| psssp | configured |" in (out / "results.md").read_text()
+
+
+def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_path):
+    # Two 1xSDR cables among 4xSDR ones: the plain eBB treats them alike.
+    capture = os.path.join(ROOT, "core", "formats", "testdata", "public-1.topo")
+    out = tmp_path / "out"
+    res = _script("compare-engines", capture, "--engines", "minhop,psssp", "--runs", 100,
+                  "--out", out, "--no-plot")
+    assert res.returncode == 0, res.stderr[-3000:]
+    md = (out / "results.md").read_text()
+    assert "Fabric: replayed from the capture, cables by rate: 1xSDR 2, 4xSDR 5." in md
+    header = next(line for line in md.splitlines() if line.startswith("| engine"))
+    assert header.index("capacity eBB") < header.index("| eBB |"), header
+    rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
+    for row in rows.values():
+        # A 1x cable carries a quarter of a 4x one: the shares weighed by rate
+        # are lower than the plain ones.
+        assert 0 < float(row["capacity_ebb"]) < float(row["ebb"]) <= 1, row
 
 
 def test_compare_engines_records_failures_honestly(tmp_path):
