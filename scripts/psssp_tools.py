@@ -86,6 +86,7 @@ class Replay:
     captured: bool           # converted from a capture (ibnetdiscover, opensm-subnet.lst)
     rates: dict              # the capture's cables by rate, e.g. {"4xQDR": 120, "1xSDR": 2}
     substituted: dict        # rates ibsim cannot run: {"4xNDR as 4xHDR": 3}
+    roots: str = None        # root GUID file of a fat tree (psssp-sim convert --roots), if any
 
     @property
     def mixed_rates(self):
@@ -106,20 +107,24 @@ def replay_net(fabric, work):
     psssp-sim convert, so that each cable keeps its width and speed (ibsim
     brings a raw capture up at other rates where its two ends disagree); an
     ibsim net file is used as it is, and so is a file psssp-sim cannot read
-    (ibsim's own syntax beyond ours, such as port aliases): ibsim decides."""
+    (ibsim's own syntax beyond ours, such as port aliases): ibsim decides.
+    Where the fabric is a fat tree, `roots` names its root switches (rule:
+    psssp-sim(1), convert --roots)."""
     sim = binary("psssp-sim")
     res = run([sim, "info", fabric, "--json"], check=False)
     if res.returncode != 0:
         return Replay(os.path.abspath(fabric), False, {}, {})
     info = json.loads(res.stdout)
-    rates = info["cables"]["by_rate"]
-    if info["format"] == "ibsim net":
-        return Replay(os.path.abspath(fabric), False, rates, {})
-    net = os.path.join(work, "replay.net")
-    res = run([sim, "convert", fabric, "-o", net, "--json"], check=False)
+    captured = info["format"] != "ibsim net"
+    net = os.path.join(work, "replay.net") if captured else os.devnull
+    roots = os.path.join(work, "replay-roots.guids")
+    res = run([sim, "convert", fabric, "-o", net, "--roots", roots, "--json"], check=False)
     if res.returncode != 0:
         raise UsageError((res.stderr.strip().splitlines() or ["cannot convert " + fabric])[0])
-    return Replay(net, True, rates, json.loads(res.stdout)["substituted"])
+    report = json.loads(res.stdout)
+    return Replay(net if captured else os.path.abspath(fabric), captured,
+                  info["cables"]["by_rate"], report["substituted"] if captured else {},
+                  roots if report["roots"] else None)
 
 
 def psssp_conf(options=""):

@@ -126,6 +126,15 @@ def test_compare_engines_refuses_an_out_that_is_a_file(net, tmp_path):
     assert taken.read_text() == "mine\n"
 
 
+def test_compare_engines_refuses_bad_roots_and_opensm_args(net, tmp_path):
+    refused(script("compare-engines", net, "--roots", tmp_path / "none.guids", "--out",
+                   tmp_path / "out"), "--roots", "no such file")
+    refused(script("compare-engines", net, "--opensm-args", "lash", "--out", tmp_path / "out"),
+            "--opensm-args", "expected ENGINE=ARGS")
+    refused(script("check-fabric", net, "--roots", tmp_path / "none.guids"), "--roots",
+            "no such file")
+
+
 def test_compare_engines_refuses_a_missing_fabric(tmp_path):
     refused(script("compare-engines", tmp_path / "nope.net", "--out", tmp_path / "out"),
             "nope.net", "no such file")

@@ -66,6 +66,29 @@ def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_pat
         assert 0 < float(row["capacity_ebb"]) < float(row["ebb"]) <= 1, row
 
 
+TREE_CAPTURE = os.path.join(ROOT, "core", "formats", "testdata", "tree2.ibnetdiscover")
+
+
+def test_ftree_and_updn_get_the_roots_of_a_captured_tree(tmp_path):
+    # Without root GUIDs, ftree refuses a capture (ERR AB2B: more than one root).
+    out = tmp_path / "out"
+    res = _script("compare-engines", TREE_CAPTURE, "--engines", "ftree,updn", "--runs", 50,
+                  "--out", out, "--no-plot", "--opensm-args", "updn=--lmc 0")
+    assert res.returncode == 0, res.stderr[-3000:]
+    rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
+    for name in ("ftree", "updn"):
+        assert rows[name]["outcome"] == "configured", rows[name]["evidence"]
+        assert "root_guid_file" in rows[name]["config"], rows[name]["config"]
+        assert rows[name]["check_ok"] == "True"
+    assert rows["updn"]["config"].endswith("; --lmc 0")
+
+    conf = tmp_path / "ftree.conf"
+    conf.write_text("routing_engine ftree\n")
+    res = _script("check-fabric", TREE_CAPTURE, "--conf", conf)
+    assert res.returncode == 0, res.stdout + res.stderr[-2000:]
+    assert "ok   routing engine: ftree" in res.stdout
+
+
 def test_compare_engines_records_failures_honestly(tmp_path):
     # dfsssp needs 9 VLs on this torus, ibsim's switches offer 8; the outcome says so.
     out = tmp_path / "out"

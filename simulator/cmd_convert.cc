@@ -8,13 +8,16 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/command_line.h"
 #include "cli/json_report.h"
 #include "cli/output_files.h"
 #include "commands.h"
+#include "fabric/tree_roots.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
+#include "output_util.h"
 
 namespace psssp::sim {
 namespace {
@@ -22,6 +25,7 @@ namespace {
 struct ConvertOptions {
   FabricInput input;
   std::string output = "-";
+  std::string roots;  // root GUID file for OpenSM's ftree/updn; empty: none
   bool json = false;
 };
 
@@ -36,7 +40,11 @@ int convert(const ConvertOptions& o) {
   cli::OutputFiles outputs;
   if (o.json) outputs.claim_stdout("--json");
   std::ostream& net = outputs.open(o.output, "-o");
+  std::ostream* roots_out = o.roots.empty() ? nullptr : &outputs.open(o.roots, "--roots");
   const NetWriteReport report = write_ibsim_net(net, fabric);
+  const std::vector<NodeId> roots = fat_tree_roots(fabric);
+  if (roots_out)
+    for (NodeId id : roots) *roots_out << hex_guid(fabric.node(id).guid) << '\n';
   // Never silent: a replay at other rates scores another fabric.
   for (const auto& [what, count] : report.substituted)
     std::fprintf(stderr, "psssp-sim convert: warning: %s: %zu cables %s (ibsim has no such rate)\n",
@@ -47,6 +55,7 @@ int convert(const ConvertOptions& o) {
     json["output"] = o.output;
     json["cables_at_other_rates"] = total(report);
     json["substituted"] = report.substituted;
+    json["roots"] = roots.size();
     cli::write_json(std::cout, json);
   }
   outputs.commit();
@@ -56,6 +65,10 @@ int convert(const ConvertOptions& o) {
 void define_options(CLI::App& cmd, ConvertOptions& o) {
   add_fabric_input(cmd, o.input);
   cmd.add_option("-o,--output", o.output, "the ibsim net file (default -, standard output)");
+  cmd.add_option("--roots", o.roots,
+                 "write the fat-tree root switches' GUIDs to FILE (OpenSM's root_guid_file); "
+                 "empty if the fabric is no tree")
+      ->type_name("FILE");
   cmd.add_flag("--json", o.json,
                "a JSON summary on standard output (needs -o FILE): cables written at "
                "another rate");

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "tree_roots.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+namespace psssp {
+namespace {
+
+struct PortCounts {
+  unsigned hosts = 0, switches = 0;
+};
+
+PortCounts count_ports(const Fabric& fabric, const Node& sw) {
+  PortCounts c;
+  for (PortNum p = 1; p <= sw.num_ports(); ++p) {
+    const Port& port = sw.ports[p];
+    if (!port.connected()) continue;
+    (fabric.node(port.remote.node).is_switch() ? c.switches : c.hosts)++;
+  }
+  return c;
+}
+
+std::vector<NodeId> leaves(const Fabric& fabric) {
+  std::vector<NodeId> mostly_hosts, any_host;
+  for (NodeId id : fabric.switches()) {
+    const PortCounts c = count_ports(fabric, fabric.node(id));
+    if (c.hosts && c.hosts >= c.switches) mostly_hosts.push_back(id);
+    if (c.hosts) any_host.push_back(id);
+  }
+  return mostly_hosts.empty() ? any_host : mostly_hosts;
+}
+
+}  // namespace
+
+std::vector<NodeId> fat_tree_roots(const Fabric& fabric) {
+  constexpr unsigned kUnreached = std::numeric_limits<unsigned>::max();
+  std::vector<unsigned> level(fabric.node_count(), kUnreached);
+  std::deque<NodeId> queue;
+  for (NodeId id : leaves(fabric)) level[id] = 0, queue.push_back(id);
+  // Multi-source BFS over switch-to-switch cables.
+  while (!queue.empty()) {
+    const NodeId u = queue.front();
+    queue.pop_front();
+    const Node& sw = fabric.node(u);
+    for (PortNum p = 1; p <= sw.num_ports(); ++p) {
+      const Port& port = sw.ports[p];
+      if (!port.connected() || !fabric.node(port.remote.node).is_switch()) continue;
+      if (level[port.remote.node] != kUnreached) continue;
+      level[port.remote.node] = level[u] + 1;
+      queue.push_back(port.remote.node);
+    }
+  }
+  unsigned top = 0;
+  for (NodeId id : fabric.switches())
+    if (level[id] != kUnreached) top = std::max(top, level[id]);
+  std::vector<NodeId> roots;
+  if (top == 0) return roots;
+  for (NodeId id : fabric.switches())
+    if (level[id] == top) roots.push_back(id);
+  return roots;
+}
+
+}  // namespace psssp

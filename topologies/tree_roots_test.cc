@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// fat_tree_roots on generated trees: the same switches the generator names
+// as roots, also with hosts on spines and with cables missing.
+#include "fabric/tree_roots.h"
+
+#include <gtest/gtest.h>
+
+#include "builder.h"
+#include "failures.h"
+#include "families.h"
+
+namespace psssp::topo {
+namespace {
+
+std::vector<NodeId> spec_roots(const TopologySpec& spec) {
+  return std::vector<NodeId>(spec.roots.begin(), spec.roots.end());  // NodeId = spec index
+}
+
+TEST(TreeRoots, GeneratedTreesAgreeWithTheGenerator) {
+  for (const TopologySpec& spec : {kary_ntree(4, 2, 4), kary_ntree(4, 3, 4), kary_ntree(8, 3, 8),
+                                   fattree2(6, 4, 3, 2, 0), fattree3(3, 2, 4, 2, 2, 1, 0)}) {
+    ASSERT_FALSE(spec.roots.empty()) << spec.family;
+    EXPECT_EQ(fat_tree_roots(build_fabric(spec)), spec_roots(spec)) << spec.family;
+  }
+}
+
+TEST(TreeRoots, HostsOnSpinesDoNotMakeThemLeaves) {
+  const TopologySpec two = fattree2(8, 6, 4, 1, 2);
+  EXPECT_EQ(fat_tree_roots(build_fabric(two)), spec_roots(two));
+  const TopologySpec three = fattree3(2, 2, 4, 2, 2, 1, 1);
+  EXPECT_EQ(fat_tree_roots(build_fabric(three)), spec_roots(three));
+}
+
+TEST(TreeRoots, MissingCablesKeepTheRoots) {
+  const TopologySpec spec = kary_ntree(4, 3, 4);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    Fabric f = build_fabric(spec);
+    fail_cables(f, 0.1, seed);
+    EXPECT_EQ(fat_tree_roots(f), spec_roots(spec)) << "seed " << seed;
+  }
+}
+
+TEST(TreeRoots, NoTreeNoRoots) {
+  Fabric single;
+  const NodeId s = single.add_node(NodeType::switch_node, "s", 4);
+  const NodeId h = single.add_node(NodeType::ca, "h", 1);
+  single.connect({h, 1}, {s, 1});
+  single.index();
+  EXPECT_TRUE(fat_tree_roots(single).empty());  // one level
+  EXPECT_TRUE(fat_tree_roots(Fabric{}).empty());
+}
+
+}  // namespace
+}  // namespace psssp::topo
