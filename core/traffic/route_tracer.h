@@ -13,22 +13,9 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "trace_status.h"
 
 namespace psssp {
-
-enum class TraceStatus : std::uint8_t {
-  delivered,
-  black_hole,      // an LFT has no entry (kNoPath) for the LID
-  loop,            // more switch hops than switches: the route cycles
-  wrong_delivery,  // reaches a node or port that does not own the LID (a switch
-                   // through LFT port 0)
-  down_link,       // leaves over a cable marked unhealthy/down
-  unconnected,     // leaves over a port with no cable (or beyond the switch)
-};
-constexpr int kTraceStatusCount = 6;
-const char* trace_status_name(TraceStatus status);  // "black hole", ...
-// The same as a JSON key (\"black_hole\").
-const char* trace_status_key(TraceStatus status);
 
 struct TraceEnd {
   TraceStatus status = TraceStatus::delivered;
