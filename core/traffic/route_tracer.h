@@ -63,7 +63,8 @@ class RouteTracer {
   // One hop for callers that interleave many traces (memory-level
   // parallelism): from switch `row` towards `dlid` (< lid_limit()), whose
   // terminal code is `want`. Returns the next row, kArrived, or kFailed (then
-  // trace() tells why). `channel` is set unless kFailed.
+  // trace() tells why). `channel` is set unless kFailed (on arrival at a
+  // switch's own LID: its port 0, which is no cable).
   // Asks for the LFT byte step() will read next, so that the miss overlaps
   // with work on other traces.
   void prefetch(std::uint32_t row, Lid dlid) const { __builtin_prefetch(rows_[row] + dlid); }
@@ -96,7 +97,7 @@ class RouteTracer {
   static constexpr std::uint32_t kTerminal = 0x80000000u;
   static constexpr std::uint32_t kDeadUnconnected = 0xFFFFFFFFu;
   static constexpr std::uint32_t kDeadDown = 0xFFFFFFFEu;
-  static constexpr std::uint32_t kNoTerminal = 0xFFFFFFFCu;  // LID not owned by a CA/router port
+  static constexpr std::uint32_t kNoTerminal = 0xFFFFFFFCu;  // LID owned by no port
 
   const Fabric& fabric_;
   const ForwardingTables& lfts_;
