@@ -167,9 +167,7 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   for (std::size_t k = 0; k < n; ++k) {
     const ChannelId* p = path + k * kSlots;
     const ChannelId* e = p + len[k];
-    std::uint32_t worst = 0;
-    for (const ChannelId* q = p; q < e; ++q) worst = std::max<std::uint32_t>(worst, count[*q]);
-    ws.worst[ws.order[k]] = worst;
+    ws.worst[ws.order[k]] = max_load(p, e, count);  // the kernel's, on 16-bit counts
     if (!uniform_) {
       double cap_share = capacity_[*p] > 0 ? 1e300 : 0.0;
       for (const ChannelId* q = p; q < e; ++q)

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "channel_load.h"
 
-#include <algorithm>
-
 namespace psssp {
 
 void add_channel_loads(const FlowPaths& paths, std::uint32_t* load) {
@@ -17,12 +15,8 @@ void clear_channel_loads(const FlowPaths& paths, std::uint32_t* load) {
 
 double sum_of_shares(const FlowPaths& paths, const std::uint32_t* load) {
   double sum = 0.0;
-  for (std::size_t i = 0; i < paths.count; ++i) {
-    std::uint32_t worst = 1;
-    for (std::uint32_t k = paths.begin[i]; k < paths.end[i]; ++k)
-      worst = std::max(worst, load[paths.channels[k]]);
-    sum += 1.0 / worst;
-  }
+  for (std::size_t i = 0; i < paths.count; ++i)
+    sum += 1.0 / max_load(paths.channels + paths.begin[i], paths.channels + paths.end[i], load);
   return sum;
 }
 

@@ -4,6 +4,7 @@
 // 1 / (largest count on its path), average over the flows.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -18,6 +19,15 @@ struct FlowPaths {
   const std::uint32_t* end = nullptr;
   std::size_t count = 0;
 };
+
+// The largest load on the channels [first, last) of one path, at least 1
+// (counts of 16 or 32 bits).
+template <typename Load>
+std::uint32_t max_load(const ChannelId* first, const ChannelId* last, const Load* load) {
+  std::uint32_t worst = 1;
+  for (const ChannelId* c = first; c < last; ++c) worst = std::max<std::uint32_t>(worst, load[*c]);
+  return worst;
+}
 
 // ++load[c] for every channel c of every path.
 void add_channel_loads(const FlowPaths& paths, std::uint32_t* load);
