@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <vector>
 
-#include "fabric/rng.h"
 #include "routing/ebb_estimate.h"
 #include "routing/incremental.h"
 #include "routing/psssp_routing.h"
 #include "routing/routing_test_support.h"
+#include "traffic/rng.h"
 
 namespace {
 

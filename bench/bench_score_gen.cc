@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   if (in_process) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto hosts_list = sim::select_hosts(f, {});
-    const sim::RouteTracer tracer(f, t);
+    const RouteTracer tracer(f, t);
     const sim::EbbScorer scorer(tracer, hosts_list);
     const sim::PatternGenerator gen(hosts_list,
                                     sim::parse_pattern("bisect", "", "", "", f, hosts_list), 1);

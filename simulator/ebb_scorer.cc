@@ -8,6 +8,7 @@
 
 #include "parallel/run_workers.h"
 #include "parallel/thread_count.h"
+#include "traffic/channel_load.h"
 
 namespace psssp::sim {
 namespace {
@@ -166,9 +167,7 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   for (std::size_t k = 0; k < n; ++k) {
     const ChannelId* p = path + k * kSlots;
     const ChannelId* e = p + len[k];
-    std::uint32_t worst = 0;
-    for (const ChannelId* q = p; q < e; ++q) worst = std::max<std::uint32_t>(worst, count[*q]);
-    ws.worst[ws.order[k]] = worst;
+    ws.worst[ws.order[k]] = max_load(p, e, count);  // the kernel's, on 16-bit counts
     if (!uniform_) {
       double cap_share = capacity_[*p] > 0 ? 1e300 : 0.0;
       for (const ChannelId* q = p; q < e; ++q)
@@ -310,17 +309,18 @@ RunScore EbbScorer::score_general(const std::vector<Flow>& flows, Workspace& ws,
     }
   }
 
-  // Shares, summed in flow order so any other implementation can match them.
-  double sum = 0.0, cap_sum = 0.0;
+  // Shares, summed in flow order by the kernel the router's estimate uses
+  // (traffic/channel_load.h); every path starts with its host link, so no
+  // path is empty.
+  const FlowPaths paths{ws.path.data(), ws.begin.data(), ws.end.data(), n};
+  const double sum = sum_of_shares(paths, count);
+  double cap_sum = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t worst = 0;
     double cap_share = capacity_[ws.path[ws.begin[i]]] > 0 ? 1e300 : 0.0;
     for (std::uint32_t k = ws.begin[i]; k < ws.end[i]; ++k) {
       const ChannelId c = ws.path[k];
-      worst = std::max(worst, count[c]);
       cap_share = std::min(cap_share, capacity_[c] / count[c]);
     }
-    sum += 1.0 / worst;
     cap_sum += std::min(1.0, cap_share / capacity_[ws.path[ws.begin[i]]]);
   }
   result.ebb = n ? sum / static_cast<double>(n) : 1.0;

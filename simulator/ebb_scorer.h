@@ -20,7 +20,7 @@
 
 #include "host_set.h"
 #include "patterns.h"
-#include "route_tracer.h"
+#include "traffic/route_tracer.h"
 
 namespace psssp::sim {
 

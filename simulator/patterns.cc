@@ -7,7 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "fabric/rng.h"
+#include "traffic/bisection.h"
+#include "traffic/rng.h"
 
 namespace psssp::sim {
 namespace {
@@ -235,19 +236,14 @@ void PatternGenerator::rank_pairs(std::size_t phase, std::mt19937_64& rng, Scrat
     case PatternKind::bisect:
     case PatternKind::bisect_fb:
     case PatternKind::permutation: {
-      s.perm.resize(n);
-      for (std::uint32_t i = 0; i < n; ++i) s.perm[i] = i;
-      shuffle(s.perm, rng, reciprocals_);
+      shuffled_ranks(n, rng, reciprocals_, s.perm);
       if (spec_.kind == PatternKind::permutation) {
         for (std::uint32_t i = 0; i < n; ++i)
           if (s.perm[i] != i) add(i, s.perm[i]);
         break;
       }
-      // Odd n: the last shuffled rank idles.
-      const std::uint32_t half = n / 2;
-      for (std::uint32_t i = 0; i < half; ++i) add(s.perm[i], s.perm[half + i]);
-      if (spec_.kind == PatternKind::bisect_fb)
-        for (std::uint32_t i = 0; i < half; ++i) add(s.perm[half + i], s.perm[i]);
+      // The router's estimate draws the same pairs (traffic/bisection.h).
+      bisection_pairs(s.perm, spec_.kind == PatternKind::bisect_fb, add);
       break;
     }
     case PatternKind::shift: {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "fabric/fabric.h"
-#include "fabric/rng.h"
 #include "host_set.h"
+#include "traffic/rng.h"
 
 namespace psssp::sim {
 

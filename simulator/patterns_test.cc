@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "fabric/rng.h"
 #include "test_fabrics.h"
+#include "traffic/rng.h"
 
 namespace psssp::sim {
 namespace {

@@ -76,28 +76,6 @@ std::string host_label(const Fabric& f, PortRef p) {
 
 }  // namespace
 
-std::vector<NodeId> loop_cycle(const RouteTracer& tracer, std::uint32_t row, Lid dlid) {
-  const Fabric& f = tracer.fabric();
-  std::vector<std::uint32_t> seen;
-  for (std::size_t step = 0; step <= tracer.switch_count(); ++step) {
-    const auto at = std::find(seen.begin(), seen.end(), row);
-    if (at != seen.end()) {
-      std::vector<NodeId> cycle;
-      for (auto it = at; it != seen.end(); ++it) cycle.push_back(tracer.switch_at(*it));
-      return cycle;
-    }
-    seen.push_back(row);
-    const NodeId sw = tracer.switch_at(row);
-    const PortNum p = tracer.lfts().get(sw, dlid);
-    if (p == kNoPath || p > f.node(sw).num_ports() || p == 0) break;
-    const PortRef next = f.node(sw).ports[p].remote;
-    if (!next.valid() || !f.node(next.node).is_switch()) break;
-    row = tracer.row_of(next.node);
-    if (row == RouteTracer::kNoRow) break;
-  }
-  return {};
-}
-
 CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, unsigned threads,
                          std::size_t max_faults) {
   const RouteTracer tracer(fabric, lfts);

@@ -12,7 +12,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "route_tracer.h"
+#include "traffic/route_tracer.h"
 
 namespace psssp::sim {
 
@@ -51,8 +51,5 @@ struct CheckReport {
 
 CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, unsigned threads,
                          std::size_t max_faults);
-
-// The switches of the cycle a loop fault runs into, starting at `row`.
-std::vector<NodeId> loop_cycle(const RouteTracer& tracer, std::uint32_t row, Lid dlid);
 
 }  // namespace psssp::sim

@@ -30,7 +30,7 @@ void expect_valid_cycle(const Fabric& f, const ForwardingTables& lfts, const Dea
     const PortRef src = f.port_of_lid(a.slid);
     ASSERT_TRUE(src.valid());
     std::vector<Hop> hops;
-    walk_route(f, lfts, f.port(src).remote.node, a.dlid, hops);
+    walk_route(RouteTracer(f, lfts), f.port(src).remote.node, a.dlid, hops);
     bool found = false;
     for (std::size_t h = 0; h + 1 < hops.size(); ++h)
       found = found || (hops[h].sw == a.channel.node && hops[h].out_port == a.channel.port &&
@@ -130,13 +130,14 @@ TEST(DeadlockCheck, SlFileSeparatesTheDirections) {
   // written in hex, sources in decimal); neither SL alone has a loop.
   const Fabric f = ring(4, 2);
   const ForwardingTables lfts = min_hop_lfts(f);
+  const RouteTracer tracer(f, lfts);
   const NodeId s0 = *f.find_by_name("s0"), s3 = *f.find_by_name("s3");
   std::string text = "# slid dlid sl\n";
   std::vector<Hop> hops;
   for (PortRef h : f.host_ports()) {
     const Lid slid = f.port(h).lid;
     for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid) {
-      walk_route(f, lfts, f.port(h).remote.node, static_cast<Lid>(dlid), hops);
+      walk_route(tracer, f.port(h).remote.node, static_cast<Lid>(dlid), hops);
       bool wrap = false;
       for (const Hop& hop : hops)
         wrap = wrap || (hop.sw == s3 && hop.out_port == 3) || (hop.sw == s0 && hop.out_port == 4);

@@ -53,12 +53,13 @@ ChannelDependencies build_channel_dependencies(const Fabric& fabric, const Forwa
   const bool per_switch = sls.by_source_switch();
   const bool per_port = sl2vl.port_dependent();
 
+  const RouteTracer tracer(fabric, lfts);
   std::vector<Hop> hops;
   std::vector<SourceKey> seen;
   std::vector<std::uint8_t> vl_of_hop;
   for (const SourceSwitch& src : sources) {
     for (Lid dlid : destinations) {
-      const WalkEnd end = walk_route(fabric, lfts, src.node, dlid, hops);
+      const WalkEnd end = walk_route(tracer, src.node, dlid, hops);
       std::size_t routes_here = 0;
       for (const SourcePort& sp : src.ports) routes_here += sp.lid_count;
       result.routes += routes_here;

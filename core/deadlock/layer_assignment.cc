@@ -113,9 +113,9 @@ class LayerGraph {
 };
 
 // The switch-to-switch dependencies of the route from `source` to `dlid`.
-WalkEnd route_dependencies(const Geometry& g, const ForwardingTables& lfts, NodeId source, Lid dlid,
+WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
                            std::vector<Hop>& hops, std::vector<Dependency>& deps) {
-  const WalkEnd end = walk_route(g.fabric, lfts, source, dlid, hops);
+  const WalkEnd end = walk_route(tracer, source, dlid, hops);
   deps.clear();
   for (std::size_t i = 1; i < hops.size(); ++i) {
     const Hop& h = hops[i];
@@ -142,6 +142,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
                                 std::to_string(options.max_layers));
   const auto start = std::chrono::steady_clock::now();
   const Geometry g(fabric);
+  const RouteTracer tracer(fabric, lfts);
   const std::vector<SourceSwitch> sources = source_switches(fabric);
   const std::vector<Lid> dests = destination_lids(fabric);
   LayerAssignment result;
@@ -158,7 +159,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   std::vector<bool> has_length(256, false);
   for (std::size_t s = 0; s < sources.size(); ++s)
     for (std::size_t d = 0; d < dests.size(); ++d) {
-      if (route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
+      if (route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
         throw LayerError("forwarding loop on the route from " +
                              describe_node(fabric, sources[s].node) + " to LID " +
                              std::to_string(dests[d]) + ": no layering is deadlock-free",
@@ -197,7 +198,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
     bool capped = false;
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
-      route_dependencies(g, lfts, sources[s].node, dests[d], hops, deps);
+      route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps);
       for (unsigned l = 0;; ++l) {
         if (l == layers.size()) {
           if (l == kSearchCap) {
@@ -253,7 +254,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       for (unsigned l = 0; l < n; ++l) by_load[l] = l;
       std::stable_sort(by_load.begin(), by_load.end(),
                        [&](unsigned a, unsigned b) { return load[a] < load[b]; });
-      route_dependencies(g, lfts, sw, dests[d], hops, deps);
+      route_dependencies(g, tracer, sw, dests[d], hops, deps);
       for (unsigned to : by_load) {
         if (to == from || load[to] + weight[s] > target) continue;
         if (!layers[to]->add(deps)) continue;

@@ -29,28 +29,54 @@ std::vector<Lid> destination_lids(const Fabric& fabric) {
   return lids;
 }
 
-WalkEnd walk_route(const Fabric& fabric, const ForwardingTables& lfts, NodeId source, Lid dlid,
-                   std::vector<Hop>& hops) {
+WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops) {
   hops.clear();
-  const std::size_t limit = fabric.switches().size() + 1;
-  NodeId sw = source;
+  const Fabric& fabric = tracer.fabric();
+  const std::uint32_t first = tracer.row_of(source);
+  if (first == RouteTracer::kNoRow) return WalkEnd::unrouted;
   PortNum in = 0;
-  while (hops.size() <= limit) {
-    if (!lfts.has_switch(sw) || dlid >= lfts.lid_count()) return WalkEnd::unrouted;
-    const PortNum out = lfts.get(sw, dlid);
-    if (out == kNoPath) return WalkEnd::unrouted;
-    const Node& node = fabric.node(sw);
-    if (out == 0) {
-      hops.push_back(Hop{sw, in, 0, false});
-      return WalkEnd::delivered;
-    }
-    if (out >= node.ports.size() || !node.ports[out].usable()) return WalkEnd::broken;
-    const PortRef next = node.ports[out].remote;
-    const bool to_switch = fabric.node(next.node).is_switch();
-    hops.push_back(Hop{sw, in, out, to_switch});
-    if (!to_switch) return WalkEnd::delivered;
-    sw = next.node;
+  const auto add = [&](ChannelId c) {
+    const PortRef out = fabric.channel_port(c);
+    const PortRef next = fabric.port(out).remote;
+    hops.push_back(Hop{out.node, in, out.port, fabric.node(next.node).is_switch()});
     in = next.port;
+  };
+  const TraceEnd end = tracer.trace(first, dlid, add);
+  switch (end.status) {
+    case TraceStatus::delivered:
+    case TraceStatus::wrong_delivery:
+      // The last switch hands the packet out: to its own port 0 (no channel
+      // traced) or, when misdelivered, to a CA the tracer did not enter.
+      if (end.port == 0 || end.status == TraceStatus::wrong_delivery)
+        hops.push_back(Hop{tracer.switch_at(end.row), in, end.port, false});
+      return WalkEnd::delivered;
+    case TraceStatus::black_hole:
+      return WalkEnd::unrouted;
+    case TraceStatus::down_link:
+      return WalkEnd::broken;
+    case TraceStatus::unconnected: {
+      // A cable to a switch without a table: the hop exists, the route ends there.
+      const NodeId sw = tracer.switch_at(end.row);
+      const Node& node = fabric.node(sw);
+      if (end.port < node.ports.size() && node.ports[end.port].usable() &&
+          fabric.node(node.ports[end.port].remote.node).is_switch()) {
+        hops.push_back(Hop{sw, in, end.port, true});
+        return WalkEnd::unrouted;
+      }
+      return WalkEnd::broken;
+    }
+    case TraceStatus::loop:
+      break;
+  }
+  // Around the loop until switch count + 2 hops: enough for its dependencies
+  // to close the cycle whatever the walk's way in.
+  const std::size_t limit = fabric.switches().size() + 2;
+  const std::uint32_t want = tracer.terminal_of_lid(dlid);
+  for (std::uint32_t row = end.row; hops.size() < limit;) {
+    ChannelId c = 0;
+    row = tracer.step(row, dlid, want, c);
+    if (row == RouteTracer::kArrived || row == RouteTracer::kFailed) break;  // not on a cycle
+    add(c);
   }
   return WalkEnd::loop;
 }

@@ -11,6 +11,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "traffic/route_tracer.h"
 
 namespace psssp::deadlock {
 
@@ -45,11 +46,13 @@ struct Hop {
 
 enum class WalkEnd { delivered, unrouted, broken, loop };
 
-// Follows the LFTs from `source` toward `dlid` and appends the hops to
-// `hops` (cleared first). A forwarding loop is followed once around and
-// more (switch count + 1 hops), so its dependencies close a cycle.
-WalkEnd walk_route(const Fabric& fabric, const ForwardingTables& lfts, NodeId source, Lid dlid,
-                   std::vector<Hop>& hops);
+// Follows the LFTs from `source` toward `dlid` with the shared tracer and
+// appends the hops to `hops` (cleared first). Arriving anywhere counts as
+// delivered here (the route checker judges the destination); no LFT entry
+// is unrouted, a dead or uncabled port broken. A forwarding loop is
+// followed once around and more (switch count + 2 hops), so its
+// dependencies close a cycle.
+WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops);
 
 // "switch "leaf3" (0x...) port 7" for messages.
 std::string describe_port(const Fabric& fabric, PortRef port);

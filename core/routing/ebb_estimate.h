@@ -3,7 +3,8 @@
 // (RoutingOptions::Order::automatic) and for tests and bench_route. The
 // simulator's scorer (simulator/ebb_scorer.*) is the measurement of record;
 // this one follows the same definition for one-way random bisections, on
-// fabric ports and ForwardingTables directly, without any files.
+// fabric ports and ForwardingTables directly, without any files, and shares
+// its tracer, bisection and kernel (core/traffic).
 #pragma once
 
 #include <cstdint>
@@ -14,15 +15,9 @@
 
 namespace psssp {
 
-enum class Trace { ok, no_path, loop, wrong_end };
-
-// Follows the LFTs from `start` (a switch, or a CA port whose cable is the
-// first channel) to `lid`, appending the channels used.
-Trace trace_route(const Fabric& f, const ForwardingTables& lfts, PortRef start, Lid lid,
-                  std::vector<ChannelId>* channels = nullptr);
-
-// Per run, a random bisection of `hosts` (portable shuffle, fabric/rng.h)
-// paired across the halves, one flow from each first-half host to its
+// Per run, a random bisection of `hosts` (traffic/bisection.h, the pairs
+// psssp-sim score --pattern bisect draws for the same seed), routes traced
+// by traffic/route_tracer.h, one flow from each first-half host to its
 // partner (both_ways: also back); every flow gets 1 / (most flows on any
 // channel of its path), a flow without a route 0; run value = mean share.
 // Returns the mean over runs; the same hosts, runs and seed give the same

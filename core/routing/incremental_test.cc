@@ -17,7 +17,7 @@ void expect_delivers(const Fabric& f, const ForwardingTables& lfts) {
     if (!f.port_of_lid(lid).valid()) continue;
     for (const NodeId sw : f.switches()) {
       std::vector<ChannelId> path;
-      ASSERT_EQ(trace_route(f, lfts, PortRef{sw, 0}, lid, &path), Trace::ok)
+      ASSERT_EQ(testing::trace_route(f, lfts, PortRef{sw, 0}, lid, &path), TraceStatus::delivered)
           << f.node(sw).name << " LID " << lid;
       for (const ChannelId c : path) {
         const PortRef from = f.channel_port(c);

@@ -11,7 +11,6 @@
 namespace psssp {
 namespace {
 
-using testing::Trace;
 using testing::trace_route;
 
 // Switch hops from every switch to `target` over usable cables (independent
@@ -54,7 +53,7 @@ void expect_complete(const Fabric& f, const RoutingResult& r, bool minimal) {
     const auto dist = hop_distances(f, lid_switch(f, lid));
     for (const NodeId sw : f.switches()) {
       std::vector<ChannelId> path;
-      ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), Trace::ok)
+      ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), TraceStatus::delivered)
           << "switch " << f.node(sw).name << " LID " << lid;
       const unsigned switch_hops = static_cast<unsigned>(path.size()) -
                                    (f.node(f.port_of_lid(lid).node).is_switch() ? 0 : 1);
@@ -75,7 +74,8 @@ std::vector<double> traced_loads(const Fabric& f, const ForwardingTables& lfts,
       for (unsigned k = 0; k < f.port(d).lid_count(); ++k) {
         if (s == d) continue;
         std::vector<ChannelId> path;
-        if (trace_route(f, lfts, s, static_cast<Lid>(f.port(d).lid + k), &path) != Trace::ok)
+        if (trace_route(f, lfts, s, static_cast<Lid>(f.port(d).lid + k), &path) !=
+            TraceStatus::delivered)
           continue;
         for (const ChannelId c : path) load[c] += 1.0;
       }
@@ -358,7 +358,7 @@ TEST(Routing, DisconnectedFabricRoutedPerComponent) {
     const NodeId target = lid_switch(f, lid);
     for (const NodeId s : sw) {
       if (component(s) == component(target))
-        EXPECT_EQ(trace_route(f, r.lfts, PortRef{s, 0}, lid), Trace::ok);
+        EXPECT_EQ(trace_route(f, r.lfts, PortRef{s, 0}, lid), TraceStatus::delivered);
       else
         EXPECT_EQ(r.lfts.get(s, lid), kNoPath);
     }
@@ -408,7 +408,7 @@ TEST(Routing, NonMinimalStretchBounded) {
       const auto dist = hop_distances(f, lid_switch(f, lid));
       for (const NodeId sw : f.switches()) {
         std::vector<ChannelId> path;
-        ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), Trace::ok);
+        ASSERT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, lid, &path), TraceStatus::delivered);
         const unsigned hops = static_cast<unsigned>(path.size()) -
                               (f.node(f.port_of_lid(lid).node).is_switch() ? 0 : 1);
         EXPECT_LE(hops, dist[sw] + extra);
@@ -439,7 +439,8 @@ TEST(Routing, DualPortHostsOnDifferentSwitches) {
   for (const NodeId sw : f.switches()) EXPECT_EQ(r.lfts.get(sw, f.max_lid()), kNoPath);
   for (const PortNum p : {PortNum{1}, PortNum{2}})
     for (const NodeId sw : f.switches())
-      EXPECT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, f.node(dual).ports[p].lid), Trace::ok);
+      EXPECT_EQ(trace_route(f, r.lfts, PortRef{sw, 0}, f.node(dual).ports[p].lid),
+                TraceStatus::delivered);
   const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
   for (ChannelId c = 0; c < traced.size(); ++c) EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]);
 }

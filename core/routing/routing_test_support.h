@@ -13,6 +13,7 @@
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 #include "routing/ebb_estimate.h"
+#include "traffic/route_tracer.h"
 
 namespace psssp::testing {
 
@@ -212,9 +213,20 @@ inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, st
   return f;
 }
 
-// The tracer and the eBB estimate are the library's (ebb_estimate.h).
+// The eBB estimate is the library's (ebb_estimate.h).
 using psssp::estimate_ebb;
-using psssp::Trace;
-using psssp::trace_route;
+
+// One route through `lfts` by the shared tracer (traffic/route_tracer.h),
+// appending its channels; the tracer is built per call, fine for tests.
+inline TraceStatus trace_route(const Fabric& f, const ForwardingTables& lfts, PortRef start,
+                               Lid lid, std::vector<ChannelId>* channels = nullptr) {
+  const RouteTracer tracer(f, lfts);
+  return tracer
+      .trace_from(start, lid,
+                  [&](ChannelId c) {
+                    if (channels) channels->push_back(c);
+                  })
+      .status;
+}
 
 }  // namespace psssp::testing

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Following LFTs hop by hop, with forwarding state kept compact: the LFT bytes
-// themselves plus, per switch port, the channel it drives and where that
-// leads. No per-pair path table is built, so memory stays O(switches x LIDs)
-// bytes and a trace costs O(hops).
+// The one route tracer over forwarding tables, used by the router's eBB
+// estimate, the deadlock checker's route walk and the simulator's checker
+// and scorer. Forwarding state is kept compact: the LFT bytes themselves
+// plus, per switch port, the channel it drives and where that leads. No
+// per-pair path table is built, so memory stays O(switches x LIDs) bytes and
+// a trace costs O(hops).
 #pragma once
 
 #include <cstdint>
@@ -11,21 +13,9 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "trace_status.h"
 
-namespace psssp::sim {
-
-enum class TraceStatus : std::uint8_t {
-  delivered,
-  black_hole,      // an LFT has no entry (kNoPath) for the LID
-  loop,            // more switch hops than switches: the route cycles
-  wrong_delivery,  // reaches a node or port that does not own the LID
-  down_link,       // leaves over a cable marked unhealthy/down
-  unconnected,     // leaves over a port with no cable (or beyond the switch)
-};
-constexpr int kTraceStatusCount = 6;
-const char* trace_status_name(TraceStatus status);  // "black hole", ...
-// The same as a JSON key (\"black_hole\").
-const char* trace_status_key(TraceStatus status);
+namespace psssp {
 
 struct TraceEnd {
   TraceStatus status = TraceStatus::delivered;
@@ -50,9 +40,15 @@ class RouteTracer {
   Start start(PortRef host_port) const;
 
   // Follows `dlid` from switch row `row`, appending the channel of every
-  // switch output port used (the last one is the link into the destination).
+  // switch output port used (the last one is the link into the destination;
+  // none for a switch's own LID, delivered through port 0).
   template <typename Sink>
   TraceEnd trace(std::uint32_t row, Lid dlid, Sink&& sink) const;
+
+  // The same from any port: a switch port starts at that switch, a CA or
+  // router port sends over its own cable first (that channel comes first).
+  template <typename Sink>
+  TraceEnd trace_from(PortRef from, Lid dlid, Sink&& sink) const;
 
   std::uint32_t row_of(NodeId sw) const { return row_of_node_[sw]; }
   NodeId switch_at(std::uint32_t row) const { return lfts_.switch_at(row); }
@@ -67,7 +63,8 @@ class RouteTracer {
   // One hop for callers that interleave many traces (memory-level
   // parallelism): from switch `row` towards `dlid` (< lid_limit()), whose
   // terminal code is `want`. Returns the next row, kArrived, or kFailed (then
-  // trace() tells why). `channel` is set unless kFailed.
+  // trace() tells why). `channel` is set unless kFailed (on arrival at a
+  // switch's own LID: its port 0, which is no cable).
   // Asks for the LFT byte step() will read next, so that the miss overlaps
   // with work on other traces.
   void prefetch(std::uint32_t row, Lid dlid) const { __builtin_prefetch(rows_[row] + dlid); }
@@ -91,8 +88,8 @@ class RouteTracer {
 
  private:
   // What a switch output port leads to. next < kTerminal: the row of the next
-  // switch; kTerminal | channel(remote port): a CA/router port; the kDead*
-  // codes: the port cannot forward.
+  // switch; kTerminal | channel(remote port): a CA/router port, or port 0
+  // for the switch itself; the kDead* codes: the port cannot forward.
   struct Hop {
     ChannelId channel;
     std::uint32_t next;
@@ -100,8 +97,7 @@ class RouteTracer {
   static constexpr std::uint32_t kTerminal = 0x80000000u;
   static constexpr std::uint32_t kDeadUnconnected = 0xFFFFFFFFu;
   static constexpr std::uint32_t kDeadDown = 0xFFFFFFFEu;
-  static constexpr std::uint32_t kDeadSelf = 0xFFFFFFFDu;    // port 0: the switch itself
-  static constexpr std::uint32_t kNoTerminal = 0xFFFFFFFCu;  // LID not owned by a CA/router port
+  static constexpr std::uint32_t kNoTerminal = 0xFFFFFFFCu;  // LID owned by no port
 
   const Fabric& fabric_;
   const ForwardingTables& lfts_;
@@ -112,6 +108,10 @@ class RouteTracer {
   std::size_t lid_limit_ = 0;            // LIDs the tables cover
   std::vector<std::uint32_t> terminal_;  // per LID below lid_limit_
 };
+
+// The switches of the cycle a loop runs into, starting at `row` (the row of a
+// loop's TraceEnd); empty if the route from there does not cycle.
+std::vector<NodeId> loop_cycle(const RouteTracer& tracer, std::uint32_t row, Lid dlid);
 
 // "black hole at switch \"leaf1\" (0x...) lid 5 port 255 for LID 9" and the like.
 std::string describe_trace_end(const RouteTracer& tracer, const TraceEnd& end, Lid dlid);
@@ -150,7 +150,7 @@ TraceEnd RouteTracer::trace(std::uint32_t row, Lid dlid, Sink&& sink) const {
     end.row = row;
     end.port = p;
     if (h.next == want) {
-      sink(h.channel);
+      if (p != 0) sink(h.channel);
       return end;
     }
     switch (h.next) {
@@ -159,10 +159,6 @@ TraceEnd RouteTracer::trace(std::uint32_t row, Lid dlid, Sink&& sink) const {
         break;
       case kDeadDown:
         end.status = TraceStatus::down_link;
-        break;
-      case kDeadSelf:
-        end.status = TraceStatus::wrong_delivery;
-        end.reached = PortRef{switch_at(row), 0};
         break;
       default:
         end.status = TraceStatus::wrong_delivery;
@@ -173,4 +169,29 @@ TraceEnd RouteTracer::trace(std::uint32_t row, Lid dlid, Sink&& sink) const {
   }
 }
 
-}  // namespace psssp::sim
+template <typename Sink>
+TraceEnd RouteTracer::trace_from(PortRef from, Lid dlid, Sink&& sink) const {
+  if (fabric_.node(from.node).is_switch()) {
+    if (row_of(from.node) != kNoRow) return trace(row_of(from.node), dlid, sink);
+    TraceEnd end;  // a switch without a table forwards nothing
+    end.status = TraceStatus::black_hole;
+    end.row = kNoRow;
+    end.port = kNoPath;
+    return end;
+  }
+  TraceEnd end;
+  if (fabric_.port_of_lid(dlid) == from) return end;  // its own LID: nothing to send
+  const Start s = start(from);
+  end.row = kNoRow;
+  end.status = s.status;
+  if (s.status != TraceStatus::delivered) return end;
+  sink(s.uplink);
+  if (s.row != kNoRow) return trace(s.row, dlid, sink);
+  if (fabric_.port_of_lid(dlid) != s.direct) {  // cabled straight to another CA port
+    end.status = TraceStatus::wrong_delivery;
+    end.reached = s.direct;
+  }
+  return end;
+}
+
+}  // namespace psssp

@@ -3,30 +3,7 @@
 
 #include <algorithm>
 
-namespace psssp::sim {
-
-namespace {
-
-// Text for reports and the key used in JSON output, per TraceStatus.
-struct StatusNames {
-  const char* text;
-  const char* key;
-};
-constexpr StatusNames kStatusNames[kTraceStatusCount] = {
-    {"delivered", "delivered"}, {"black hole", "black_hole"},
-    {"loop", "loop"},           {"wrong delivery", "wrong_delivery"},
-    {"down link", "down_link"}, {"unconnected port", "unconnected"},
-};
-
-}  // namespace
-
-const char* trace_status_name(TraceStatus status) {
-  return kStatusNames[static_cast<int>(status)].text;
-}
-
-const char* trace_status_key(TraceStatus status) {
-  return kStatusNames[static_cast<int>(status)].key;
-}
+namespace psssp {
 
 RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
     : fabric_(fabric), lfts_(lfts), row_of_node_(fabric.node_count(), kNoRow) {
@@ -46,8 +23,7 @@ RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
   terminal_.assign(lid_limit_, kNoTerminal);
   for (std::size_t lid = 1; lid < lid_limit_; ++lid) {
     const PortRef owner = fabric.port_of_lid(static_cast<Lid>(lid));
-    if (owner.valid() && !fabric.node(owner.node).is_switch())
-      terminal_[lid] = kTerminal | fabric.channel(owner);
+    if (owner.valid()) terminal_[lid] = kTerminal | fabric.channel(owner);
   }
   port_stride_ = max_port + 1;
   hops_.assign(n * port_stride_, Hop{0, kDeadUnconnected});
@@ -55,7 +31,8 @@ RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
     const NodeId sw = lfts.switch_at(r);
     const Node& node = fabric.node(sw);
     Hop* out = &hops_[r * port_stride_];
-    out[0] = Hop{fabric.channel(PortRef{sw, 0}), kDeadSelf};
+    // Port 0 delivers to the switch itself: right for its own LIDs only.
+    out[0] = Hop{fabric.channel(PortRef{sw, 0}), kTerminal | fabric.channel(PortRef{sw, 0})};
     for (PortNum p = 1; p < node.ports.size(); ++p) {
       const Port& port = node.ports[p];
       out[p].channel = fabric.channel(PortRef{sw, p});
@@ -70,6 +47,25 @@ RouteTracer::RouteTracer(const Fabric& fabric, const ForwardingTables& lfts)
       }
     }
   }
+}
+
+std::vector<NodeId> loop_cycle(const RouteTracer& tracer, std::uint32_t row, Lid dlid) {
+  if (dlid >= tracer.lid_limit()) return {};
+  const std::uint32_t want = tracer.terminal_of_lid(dlid);
+  std::vector<std::uint32_t> seen;
+  for (std::size_t step = 0; step <= tracer.switch_count(); ++step) {
+    const auto at = std::find(seen.begin(), seen.end(), row);
+    if (at != seen.end()) {
+      std::vector<NodeId> cycle;
+      for (auto it = at; it != seen.end(); ++it) cycle.push_back(tracer.switch_at(*it));
+      return cycle;
+    }
+    seen.push_back(row);
+    ChannelId channel = 0;
+    row = tracer.step(row, dlid, want, channel);
+    if (row == RouteTracer::kArrived || row == RouteTracer::kFailed) break;
+  }
+  return {};
 }
 
 RouteTracer::Start RouteTracer::start(PortRef host_port) const {
@@ -89,9 +85,9 @@ RouteTracer::Start RouteTracer::start(PortRef host_port) const {
   return s;
 }
 
-}  // namespace psssp::sim
+}  // namespace psssp
 
-namespace psssp::sim {
+namespace psssp {
 
 std::string describe_trace_end(const RouteTracer& tracer, const TraceEnd& end, Lid dlid) {
   const Fabric& f = tracer.fabric();
@@ -124,4 +120,4 @@ std::string describe_trace_end(const RouteTracer& tracer, const TraceEnd& end, L
   return "?";
 }
 
-}  // namespace psssp::sim
+}  // namespace psssp

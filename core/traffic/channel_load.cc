@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "channel_load.h"
+
+namespace psssp {
+
+void add_channel_loads(const FlowPaths& paths, std::uint32_t* load) {
+  for (std::size_t i = 0; i < paths.count; ++i)
+    for (std::uint32_t k = paths.begin[i]; k < paths.end[i]; ++k) ++load[paths.channels[k]];
+}
+
+void clear_channel_loads(const FlowPaths& paths, std::uint32_t* load) {
+  for (std::size_t i = 0; i < paths.count; ++i)
+    for (std::uint32_t k = paths.begin[i]; k < paths.end[i]; ++k) load[paths.channels[k]] = 0;
+}
+
+double sum_of_shares(const FlowPaths& paths, const std::uint32_t* load) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < paths.count; ++i)
+    sum += 1.0 / max_load(paths.channels + paths.begin[i], paths.channels + paths.end[i], load);
+  return sum;
+}
+
+double mean_share(const FlowPaths& paths, std::size_t flow_count, std::uint32_t* load) {
+  add_channel_loads(paths, load);
+  const double sum = sum_of_shares(paths, load);
+  clear_channel_loads(paths, load);
+  return sum / static_cast<double>(flow_count);
+}
+
+}  // namespace psssp
