@@ -127,6 +127,33 @@ def replay_net(fabric, work):
                   roots if report["roots"] else None)
 
 
+# psssp-sim score's patterns (psssp-sim(1)); file:PATH is checked separately.
+# scripts/test_script_arguments.py holds this list to `psssp-sim score --help`.
+PATTERNS = ("bisect", "bisect-fb", "permutation", "shift", "ring", "recursive-doubling",
+            "dissemination", "halo2d", "halo3d", "gather", "incast")
+
+
+def check_pattern(pattern):
+    """Raises UsageError unless psssp-sim score takes `pattern`."""
+    if pattern.startswith("file:"):
+        if not os.path.isfile(pattern[5:]):
+            raise UsageError("--pattern %s: no such file" % pattern)
+        return
+    if pattern not in PATTERNS:
+        raise UsageError("--pattern %s: unknown (known: %s, file:PATH)" % (
+            pattern, ", ".join(PATTERNS)))
+
+
+def score_options(args):
+    """The psssp-sim score options a script passes through, besides --pattern."""
+    options = []
+    for flag, value in (("--hosts-regex", args.hosts_regex), ("--hosts-file", args.hosts_file),
+                        ("--mapping", args.mapping), ("--grid", args.grid)):
+        if value:
+            options += [flag, value]
+    return options + (["--maxmin"] if args.maxmin else [])
+
+
 def psssp_conf(options=""):
     """opensm.conf lines that load the plugin and select its engine."""
     if "\n" in options or "\r" in options:

@@ -57,6 +57,8 @@ def project_version():
     (["--min-ebb", "1.5"], ["--min-ebb", "0..1"]),
     (["--min-ebb", "-0.1"], ["--min-ebb", "0..1"]),
     (["--min-ebb", "nan"], ["--min-ebb", "0..1"]),
+    (["--min-ebb", "shift=2"], ["--min-ebb", "0..1"]),
+    (["--min-ebb", "=0.5"], ["--min-ebb", "a pattern before"]),
     (["--opensm-args", "-R 'minhop"], ["--opensm-args", "quotation"]),
 ])
 def test_check_fabric_refuses_bad_options(net, args, words):
@@ -132,6 +134,27 @@ def test_compare_engines_refuses_bad_roots_and_opensm_args(net, tmp_path):
     refused(script("compare-engines", net, "--opensm-args", "lash", "--out", tmp_path / "out"),
             "--opensm-args", "expected ENGINE=ARGS")
     refused(script("check-fabric", net, "--roots", tmp_path / "none.guids"), "--roots",
+            "no such file")
+
+
+def test_pattern_list_matches_psssp_sim(tmp_path):
+    from psssp_tools import PATTERNS
+    text = subprocess.run([binary("psssp-sim"), "score", "--help"], capture_output=True,
+                          text=True, check=True).stdout
+    listed = " ".join(text[text.index("patterns:"):].split())
+    listed = listed[:listed.index("Deterministic")]
+    named = set(re.findall(r"(?<![\w:-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?= \(|,| |\|)",
+                           listed))
+    for pattern in PATTERNS:
+        assert pattern in named, (pattern, listed)
+    assert "file:PATH" in listed
+
+
+@pytest.mark.parametrize("name", ["compare-engines", "check-fabric"])
+def test_scripts_refuse_unknown_patterns(net, tmp_path, name):
+    out = ["--out", tmp_path / "out"] if name == "compare-engines" else []
+    refused(script(name, net, "--pattern", "bisekt", *out), "--pattern bisekt", "unknown")
+    refused(script(name, net, "--pattern", "file:" + str(tmp_path / "none"), *out),
             "no such file")
 
 

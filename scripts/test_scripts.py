@@ -25,7 +25,8 @@ def _script(name, *args, cwd_tmp=None, env=None):
 def test_compare_engines_reports_every_engine(tmp_path):
     out = tmp_path / "out"
     res = _script("compare-engines", "--topology", "kary-ntree --k 4 --n 2",
-                  "--engines", "minhop,ftree,sssp,psssp", "--runs", 200, "--out", out)
+                  "--engines", "minhop,ftree,sssp,psssp", "--runs", 200, "--out", out,
+                  "--pattern", "bisect", "--pattern", "shift", "--maxmin")
     assert res.returncode == 0, res.stderr[-3000:]
     rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
     assert set(rows) == {"minhop", "ftree", "sssp", "psssp"}
@@ -36,6 +37,11 @@ def test_compare_engines_reports_every_engine(tmp_path):
         assert row["deadlock_free"] == "yes"  # trees route without credit loops
         assert float(row["routing_s"]) >= 0
     assert "root_guid_file" in rows["ftree"]["config"]
+    # A column per further pattern; max-min fair shares are never below the plain ones.
+    for name, row in rows.items():
+        assert 0 < float(row["ebb_shift"]) <= 1 and 0 < float(row["maxmin_ebb_shift"]) <= 1
+        assert float(row["maxmin_ebb"]) >= float(row["ebb"]) - 1e-9, (name, row)
+    assert "200 runs of bisect, shift, seed 1; scoring options: --maxmin" in res.stdout
     # One rate everywhere: the plain eBB leads, the capacity eBB equals it.
     header = (out / "results.csv").read_text().splitlines()[0].split(",")
     assert header.index("ebb") < header.index("capacity_ebb")
@@ -120,6 +126,16 @@ def test_check_fabric_passes_and_fails(tmp_path):
                    env={"TMPDIR": str(temp)})
     assert high.returncode == 1 and "FAIL eBB" in high.stdout
     assert high.stdout.endswith("\nFAIL: eBB\n"), high.stdout
+    # A minimum per pattern: shift passes, bisect does not, and the report says which.
+    report = tmp_path / "r.json"
+    per = _script("check-fabric", net, "--conf", conf, "--min-ebb", "shift=0.99", "--min-ebb",
+                  "bisect=0.999", "--runs", 200, "--json", report, env={"TMPDIR": str(temp)})
+    assert per.returncode == 1, per.stdout + per.stderr
+    assert "below the minimum: bisect " in per.stdout and "below the minimum: shift" not in \
+        per.stdout
+    data = json.loads(report.read_text())
+    assert data["patterns"] == ["shift", "bisect"]
+    assert data["ebb_by_pattern"]["shift"]["ebb"] >= 0.99 > data["ebb_by_pattern"]["bisect"]["ebb"]
     assert list(temp.iterdir()) == []  # no psssp-check-* left behind
 
 
