@@ -133,8 +133,19 @@ PATTERNS = ("bisect", "bisect-fb", "permutation", "shift", "ring", "recursive-do
             "dissemination", "halo2d", "halo3d", "gather", "incast")
 
 
+ORCS_PATTERNS = ("rand", "ring", "recdbl", "tree", "bruck", "scatter", "gather", "neighbor2d")
+ORCS_K_PATTERNS = ("neighbor", "receivers")  # orcs:NAME:K
+
+
 def check_pattern(pattern):
     """Raises UsageError unless psssp-sim score takes `pattern`."""
+    if pattern.startswith("orcs:"):
+        name, _, k = pattern[5:].partition(":")
+        if (name in ORCS_PATTERNS and not k) or (name in ORCS_K_PATTERNS and k.isdigit()
+                                                 and int(k) > 0):
+            return
+        raise UsageError("--pattern %s: unknown (orcs:%s, orcs:%s)" % (
+            pattern, ", orcs:".join(ORCS_PATTERNS), ":K, orcs:".join(ORCS_K_PATTERNS) + ":K"))
     if pattern.startswith("file:"):
         if not os.path.isfile(pattern[5:]):
             raise UsageError("--pattern %s: no such file" % pattern)

@@ -138,7 +138,7 @@ def test_compare_engines_refuses_bad_roots_and_opensm_args(net, tmp_path):
 
 
 def test_pattern_list_matches_psssp_sim(tmp_path):
-    from psssp_tools import PATTERNS
+    from psssp_tools import ORCS_K_PATTERNS, ORCS_PATTERNS, PATTERNS
     text = subprocess.run([binary("psssp-sim"), "score", "--help"], capture_output=True,
                           text=True, check=True).stdout
     listed = " ".join(text[text.index("patterns:"):].split())
@@ -148,12 +148,16 @@ def test_pattern_list_matches_psssp_sim(tmp_path):
     for pattern in PATTERNS:
         assert pattern in named, (pattern, listed)
     assert "file:PATH" in listed
+    orcs = set(re.findall(r"orcs:([a-z0-9]+(?::K)?)", text))
+    assert orcs == set(ORCS_PATTERNS) | {k + ":K" for k in ORCS_K_PATTERNS}, orcs
 
 
 @pytest.mark.parametrize("name", ["compare-engines", "check-fabric"])
 def test_scripts_refuse_unknown_patterns(net, tmp_path, name):
     out = ["--out", tmp_path / "out"] if name == "compare-engines" else []
     refused(script(name, net, "--pattern", "bisekt", *out), "--pattern bisekt", "unknown")
+    refused(script(name, net, "--pattern", "orcs:neighbor", *out), "--pattern orcs:neighbor",
+            "unknown")
     refused(script(name, net, "--pattern", "file:" + str(tmp_path / "none"), *out),
             "no such file")
 

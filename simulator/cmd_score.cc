@@ -37,7 +37,12 @@ constexpr const char* kDescription =
     "ring, recursive-doubling, dissemination, halo2d, halo3d (--grid, periodic),\n"
     "gather|incast (all -> rank 0), file:PATH (\"SRC DST\" GUID/LID per line, \"--\"\n"
     "starts the next phase). Deterministic patterns cycle through their phases;\n"
-    "without --runs they run each phase once.";
+    "without --runs they run each phase once.\n\n"
+    "ORCS's definitions (psssp-sim(1)): orcs:rand (a derangement), orcs:ring (n\n"
+    "one-flow levels), orcs:recdbl, orcs:tree, orcs:bruck, orcs:scatter, orcs:gather,\n"
+    "orcs:neighbor2d, orcs:neighbor:K, orcs:receivers:K. A run holds every level and\n"
+    "averages over all their flows; a new random mapping per run unless --mapping is\n"
+    "given; an odd host count leaves one host idle.";
 
 // Far above any useful run count (each run keeps its scores in memory), so
 // that a mistyped --runs gets a message instead of running out of memory.
@@ -46,7 +51,7 @@ constexpr std::uint64_t kMaxRuns = 10000000;
 struct ScoreOptions {
   FabricInput input;
   std::vector<std::string> routes, names;
-  std::string pattern = "bisect", grid, mapping = "linear", lmc_path = "first";
+  std::string pattern = "bisect", grid, mapping, lmc_path = "first";  // mapping: the pattern's
   std::string hosts_regex, hosts_file, link_csv, dump_patterns;
   std::uint64_t runs = 0;  // 0: the pattern's default
   std::uint64_t seed = 1;
@@ -361,7 +366,8 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                  "LMC destination LID: first (base), random,\nhash (of src/dst LIDs)")
       ->type_name("M");
   cmd.add_option("--mapping", o.mapping,
-                 "rank -> host: linear (host order), random (new per run),\nFILE of GUIDs/LIDs")
+                 "rank -> host: linear (host order; the default), random (new per\nrun; "
+                 "the default of orcs:*), FILE of GUIDs/LIDs")
       ->type_name("M");
   cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");
 }

@@ -414,6 +414,34 @@ std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
   std::uint64_t error_run = ~std::uint64_t{0};
   std::exception_ptr error;
   constexpr std::uint64_t kChunk = 16;
+  const std::size_t levels = patterns.levels();
+
+  // A multi-level run (ORCS): each level is scored on its own, and the run's
+  // value is the mean share over the flows of all levels (ORCS's weighting).
+  auto score_levels = [&](std::uint64_t run, std::vector<Flow>& flows,
+                          PatternGenerator::Scratch& scratch, std::vector<EbbScorer::Workspace>& ws,
+                          unsigned t) {
+    std::vector<RunScore> sum(scorers.size());
+    std::size_t total = 0;
+    for (std::size_t level = 0; level < levels; ++level) {
+      patterns.flows(run, flows, scratch, level);
+      if (flows.empty()) continue;
+      total += flows.size();
+      const double weight = static_cast<double>(flows.size());
+      for (std::size_t i = 0; i < scorers.size(); ++i) {
+        const RunScore r = scorers[i]->score(flows, ws[i], config.maxmin,
+                                             config.link_stats ? &stats[t][i] : nullptr);
+        sum[i].ebb += r.ebb * weight;
+        sum[i].capacity += r.capacity * weight;
+        sum[i].maxmin += r.maxmin * weight;
+      }
+    }
+    for (std::size_t i = 0; i < scorers.size(); ++i) {
+      const double n = static_cast<double>(total);
+      out[i].runs[run] = total ? RunScore{sum[i].ebb / n, sum[i].capacity / n, sum[i].maxmin / n}
+                               : RunScore{1.0, 1.0, config.maxmin ? 1.0 : 0.0};
+    }
+  };
 
   auto worker = [&](unsigned t) {
     std::vector<EbbScorer::Workspace> ws;
@@ -431,10 +459,14 @@ std::vector<RoutingScores> score_runs(const PatternGenerator& patterns,
       const std::uint64_t last = std::min(config.runs, first + kChunk);
       for (std::uint64_t run = first; run < last; ++run) {
         try {
-          patterns.flows(run, flows, scratch);
-          for (std::size_t i = 0; i < scorers.size(); ++i)
-            out[i].runs[run] = scorers[i]->score(flows, ws[i], config.maxmin,
-                                                 config.link_stats ? &stats[t][i] : nullptr);
+          if (levels == 1) {
+            patterns.flows(run, flows, scratch);
+            for (std::size_t i = 0; i < scorers.size(); ++i)
+              out[i].runs[run] = scorers[i]->score(flows, ws[i], config.maxmin,
+                                                   config.link_stats ? &stats[t][i] : nullptr);
+          } else {
+            score_levels(run, flows, scratch, ws, t);
+          }
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);
           if (run < error_run) {

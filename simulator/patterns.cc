@@ -142,13 +142,21 @@ PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
       spec.kind = k.kind;
       known = true;
     }
+  if (const auto orcs = parse_orcs_pattern(pattern)) {
+    spec.kind = PatternKind::orcs;
+    spec.orcs = *orcs;
+    known = true;
+  }
   if (!known) {
     std::string names;
     for (const auto& k : kKinds) names += std::string(names.empty() ? "" : ", ") + k.name;
-    throw std::runtime_error("unknown pattern '" + pattern + "' (" + names + ", file:PATH)");
+    throw std::runtime_error("unknown pattern '" + pattern + "' (" + names + ", file:PATH, " +
+                             orcs_pattern_names() + ")");
   }
 
-  if (mapping == "linear" || mapping.empty()) {
+  if (mapping.empty() && spec.kind == PatternKind::orcs) {
+    spec.mapping = MappingKind::random;  // ORCS draws a new mapping every run
+  } else if (mapping == "linear" || mapping.empty()) {
     spec.mapping = MappingKind::linear;
   } else if (mapping == "random") {
     spec.mapping = MappingKind::random;
@@ -193,9 +201,12 @@ PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
 PatternGenerator::PatternGenerator(const std::vector<Host>& hosts, PatternSpec spec,
                                    std::uint64_t seed)
     : hosts_(hosts), spec_(std::move(spec)), seed_(seed) {
-  ranks_ = spec_.mapping == MappingKind::file ? spec_.mapping_hosts.size() : hosts_.size();
+  ranks_ = mapped_hosts();
+  // ORCS runs an even number of ranks: with an odd count, the host mapped
+  // last idles (a random one under a random mapping).
+  if (spec_.kind == PatternKind::orcs && ranks_ % 2 == 1) --ranks_;
   log_phases_ = ceil_log2(ranks_);
-  reciprocals_ = ShuffleReciprocals(ranks_);
+  reciprocals_ = ShuffleReciprocals(mapped_hosts());
   if (spec_.kind == PatternKind::halo2d || spec_.kind == PatternKind::halo3d) {
     const unsigned dims = spec_.kind == PatternKind::halo3d ? 3 : 2;
     if (spec_.grid.empty()) spec_.grid = balanced_grid(ranks_, dims);
@@ -205,6 +216,16 @@ PatternGenerator::PatternGenerator(const std::vector<Host>& hosts, PatternSpec s
       throw std::runtime_error("grid has " + std::to_string(product) + " ranks but only " +
                                std::to_string(ranks_) + " hosts");
   }
+}
+
+std::size_t PatternGenerator::mapped_hosts() const {
+  return spec_.mapping == MappingKind::file ? spec_.mapping_hosts.size() : hosts_.size();
+}
+
+std::size_t PatternGenerator::levels() const {
+  return spec_.kind == PatternKind::orcs
+             ? orcs_levels(spec_.orcs, static_cast<std::uint32_t>(ranks_))
+             : 1;
 }
 
 std::size_t PatternGenerator::phase_count() const {
@@ -224,7 +245,8 @@ std::size_t PatternGenerator::phase_count() const {
 bool PatternGenerator::random() const {
   return spec_.kind == PatternKind::bisect || spec_.kind == PatternKind::bisect_fb ||
          spec_.kind == PatternKind::permutation || spec_.mapping == MappingKind::random ||
-         spec_.lmc_path == LmcPath::random;
+         spec_.lmc_path == LmcPath::random ||
+         (spec_.kind == PatternKind::orcs && orcs_random(spec_.orcs));
 }
 
 // Appends the flows of one phase as rank pairs (src in .src, dst in .dst).
@@ -293,21 +315,29 @@ void PatternGenerator::rank_pairs(std::size_t phase, std::mt19937_64& rng, Scrat
       break;
     case PatternKind::file:
       break;  // host pairs, handled by the caller
+    case PatternKind::orcs:
+      orcs_pairs(spec_.orcs, n, phase, rng, s.pairs);
+      for (const auto& [a, b] : s.pairs) add(a, b);
+      break;
   }
 }
 
-void PatternGenerator::flows(std::uint64_t run, std::vector<Flow>& out, Scratch& s) const {
+void PatternGenerator::flows(std::uint64_t run, std::vector<Flow>& out, Scratch& s,
+                             std::size_t level) const {
   out.clear();
   std::mt19937_64 rng = run_rng(seed_, run);
-  const std::size_t phase = static_cast<std::size_t>(run % phase_count());
+  // ORCS patterns: every run holds all levels (and draws the same mapping
+  // for each); the others: run r is phase r mod phase_count().
+  const std::size_t phase =
+      spec_.kind == PatternKind::orcs ? level : static_cast<std::size_t>(run % phase_count());
   if (spec_.kind == PatternKind::file) {
     for (const auto& [a, b] : spec_.file_phases[phase]) out.push_back(Flow{a, b, 0});
   } else {
-    s.map.resize(ranks_);
+    s.map.resize(mapped_hosts());
     if (spec_.mapping == MappingKind::file) {
       s.map = spec_.mapping_hosts;
     } else {
-      for (std::uint32_t i = 0; i < ranks_; ++i) s.map[i] = i;
+      for (std::uint32_t i = 0; i < s.map.size(); ++i) s.map[i] = i;
       if (spec_.mapping == MappingKind::random) shuffle(s.map, rng, reciprocals_);
     }
     rank_pairs(phase, rng, s, out);

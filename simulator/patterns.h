@@ -14,6 +14,7 @@
 
 #include "fabric/fabric.h"
 #include "host_set.h"
+#include "orcs_patterns.h"
 #include "traffic/rng.h"
 
 namespace psssp::sim {
@@ -36,6 +37,7 @@ enum class PatternKind {
   halo3d,
   gather,  // every rank -> rank 0 (incast)
   file,    // explicit host pairs; "--" lines separate phases
+  orcs,    // an ORCS pattern (orcs_patterns.h): every level in one run, flow-weighted
 };
 enum class MappingKind { linear, random, file };
 enum class LmcPath { first, random, hash };
@@ -45,15 +47,17 @@ struct PatternSpec {
   std::string name = "bisect";
   std::vector<unsigned> grid;  // halo: dimensions (product <= ranks); empty: balanced
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> file_phases;  // host indices
+  OrcsPattern orcs;  // PatternKind::orcs
   MappingKind mapping = MappingKind::linear;
   std::vector<std::uint32_t> mapping_hosts;  // MappingKind::file: rank -> host index
   LmcPath lmc_path = LmcPath::first;
 };
 
-// Parses "bisect", "shift", "file:PATH", ... and the options around them.
-// `grid` is "8x8" or empty; `mapping` is "linear", "random" or a file of
-// GUIDs/LIDs, one per rank; file patterns hold "SRC DST" per line, each a
-// port GUID, node GUID (its first host port) or LID. Throws on errors.
+// Parses "bisect", "shift", "file:PATH", "orcs:rand", ... and the options
+// around them. `grid` is "8x8" or empty; `mapping` is "linear", "random", a
+// file of GUIDs/LIDs, one per rank, or empty for the pattern's own default
+// (linear; random for orcs:*, which draw a new mapping every run as ORCS does); file patterns hold
+// "SRC DST" per line, each a port GUID, node GUID (its first host port) or LID. Throws on errors.
 PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
                           const std::string& mapping, const std::string& lmc_path,
                           const Fabric& fabric, const std::vector<Host>& hosts);
@@ -69,12 +73,17 @@ class PatternGenerator {
   // Per-thread buffers, reused across runs.
   struct Scratch {
     std::vector<std::uint32_t> map, perm;
+    RankPairs pairs;
   };
-  // Replaces `out` with the flows of run `run`.
-  void flows(std::uint64_t run, std::vector<Flow>& out, Scratch& scratch) const;
+  // Replaces `out` with the flows of level `level` of run `run`.
+  void flows(std::uint64_t run, std::vector<Flow>& out, Scratch& scratch,
+             std::size_t level = 0) const;
 
   std::size_t phase_count() const;  // run r uses phase r mod phase_count()
-  bool random() const;              // whether any run draws random numbers
+  // Levels in every run: 1, except ORCS's multi-level patterns, whose run
+  // value is the mean share over the flows of all its levels.
+  std::size_t levels() const;
+  bool random() const;  // whether any run draws random numbers
   std::size_t ranks() const { return ranks_; }
   const std::vector<Host>& hosts() const { return hosts_; }
   const PatternSpec& spec() const { return spec_; }
@@ -83,6 +92,7 @@ class PatternGenerator {
  private:
   void rank_pairs(std::size_t phase, std::mt19937_64& rng, Scratch& s,
                   std::vector<Flow>& out) const;
+  std::size_t mapped_hosts() const;  // entries of the rank -> host map
 
   const std::vector<Host>& hosts_;
   PatternSpec spec_;
