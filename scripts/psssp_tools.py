@@ -155,9 +155,14 @@ def check_pattern(pattern):
             pattern, ", ".join(PATTERNS)))
 
 
+def fabric_options(args):
+    """The psssp-sim options on the fabric that a script passes to check and score."""
+    return ["--node-name-map", args.node_name_map] if args.node_name_map else []
+
+
 def score_options(args):
     """The psssp-sim score options a script passes through, besides --pattern."""
-    options = []
+    options = fabric_options(args)
     for flag, value in (("--hosts-regex", args.hosts_regex), ("--hosts-file", args.hosts_file),
                         ("--mapping", args.mapping), ("--grid", args.grid)):
         if value:

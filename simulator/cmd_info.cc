@@ -100,6 +100,7 @@ int info(const InfoOptions& o) {
   Fabric fabric = parse_fabric(content, o.input.path);
   if (!o.input.lids.empty()) apply_lid_file(fabric, o.input.lids);
   const RateTransfer rates = apply_rate_file(fabric, o.input);
+  apply_names(fabric, o.input);
   const Counts counts = count(fabric);
   if (o.json)
     print_json(o, format, fabric, counts, rates);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "formats/fabric_io.h"
+#include "formats/node_name_map.h"
 #include "output_util.h"
 
 namespace psssp::sim {
@@ -20,6 +21,10 @@ void add_fabric_input(CLI::App& command, FabricInput& input) {
                   "cable rates from this fabric file (the captured machine), matched by node "
                   "GUID and port")
       ->type_name("FILE");
+  command
+      .add_option("--node-name-map", input.node_name_map,
+                  "print nodes by the names this infiniband-diags node name map gives")
+      ->type_name("FILE");
 }
 
 Fabric load_fabric(const FabricInput& input, bool require) {
@@ -33,7 +38,14 @@ Fabric load_fabric(const FabricInput& input, bool require) {
     if (require) require_lids(fabric, input.lids);
   }
   apply_rate_file(fabric, input);
+  apply_names(fabric, input);
   return fabric;
+}
+
+void apply_names(Fabric& fabric, const FabricInput& input) {
+  if (input.node_name_map.empty()) return;
+  apply_node_name_map(fabric,
+                      parse_node_name_map(read_file(input.node_name_map), input.node_name_map));
 }
 
 RateTransfer apply_rate_file(Fabric& fabric, const FabricInput& input) {

@@ -11,9 +11,10 @@
 namespace psssp::sim {
 
 struct FabricInput {
-  std::string path;   // ibnetdiscover output, ibsim net file or opensm-subnet.lst
-  std::string lids;   // opensm-subnet.lst or guid2lid file; empty: LIDs of the fabric file
-  std::string rates;  // another fabric file whose cable rates replace FABRIC's; empty: none
+  std::string path;           // ibnetdiscover output, ibsim net file or opensm-subnet.lst
+  std::string lids;           // opensm-subnet.lst or guid2lid file; empty: LIDs of the fabric file
+  std::string rates;          // another fabric file whose cable rates replace FABRIC's; empty: none
+  std::string node_name_map;  // infiniband-diags node name map; empty: none
 };
 
 void add_fabric_input(CLI::App& command, FabricInput& input);
@@ -24,6 +25,9 @@ Fabric load_fabric(const FabricInput& input, bool require_lids = true);
 
 // Applies --rates: every cable's rate from that file, matched by node GUID
 // and port. Throws InputError if no cable matches.
+// Applies --node-name-map: mapped nodes are printed by their mapped names.
+void apply_names(Fabric& fabric, const FabricInput& input);
+
 // Returns what was transferred (all zero without --rates).
 RateTransfer apply_rate_file(Fabric& fabric, const FabricInput& input);
 
