@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""The switches' hop tables ("LID matrices") psssp builds inside the real
+OpenSM are the ones OpenSM's own min-hop step builds: with log flag 0x40
+OpenSM dumps them (opensm-lid-matrix.dump, and with the routes in
+opensm.fdbs), and multicast routing reads them (opensm.mcfdbs, the IPoIB
+broadcast group OpenSM creates by default). Each fabric is routed twice by
+psssp on the same ibsim, once with lid_matrices=psssp and once with
+lid_matrices=opensm; every one of those dumps must be byte-identical."""
+
+import re
+
+import pytest
+
+from ibsim_session import IbsimFabric
+from psssp_tools import generate, plugin_env, psssp_conf
+
+CONFIGURED = "psssp tables configured on all switches"
+BUILT = re.compile(r"psssp: LID matrices for (\d+) switch LIDs built in [0-9.]+ s")
+DUMPS = ("opensm-lid-matrix.dump", "opensm.fdbs", "opensm.mcfdbs")
+
+# (psssp-topo arguments, OpenSM arguments)
+FABRICS = {
+    "fat-tree-lmc1": (("kary-ntree", "--k", 4, "--n", 3), ["-l", "1"]),
+    "torus-lmc2": (("torus", "--dims", "4x4", "--hosts-per-switch", 2), ["-l", "2"]),
+    "dragonfly": (("dragonfly", "--a", 4, "--p", 2, "--h", 2), []),
+    "random-lmc1": (("random-regular", "--switches", 16, "--degree", 4, "--hosts-per-switch", 2,
+                     "--seed", 7), ["-l", "1"]),
+    "fat-tree-failed-cables": (("kary-ntree", "--k", 4, "--n", 3, "--fail", "0.15", "--seed", 3),
+                               []),
+    "random-failed-cables-lmc2": (("random-regular", "--switches", 20, "--degree", 5,
+                                   "--hosts-per-switch", 1, "--seed", 11, "--fail", "0.2"),
+                                  ["-l", "2"]),
+}
+
+
+def route(fabric, matrices, args, plugin="psssp", env=None):
+    conf = psssp_conf("lid_matrices=" + matrices)
+    if plugin != "psssp":
+        conf = conf.replace("event_plugin_name psssp\n", "event_plugin_name %s\n" % plugin)
+    run = fabric.run_opensm(list(args), conf=conf, env_extra=dict(plugin_env(), **(env or {})))
+    assert run.returncode == 0, run.log[-3000:]
+    assert CONFIGURED in run.log, run.log[-3000:]
+    return run
+
+
+def read_dumps(run):
+    out = {}
+    for name in DUMPS:
+        with open(run.dump(name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def switch_count(net_path):
+    return sum(1 for line in open(net_path) if line.startswith("Switch"))
+
+
+def matrix_rows(text):
+    """{switch guid: [row lines]} of opensm-lid-matrix.dump."""
+    rows, guid = {}, None
+    for line in text.splitlines():
+        if line.startswith("Switch: guid "):
+            guid = line.split()[2]
+            rows[guid] = []
+        elif line.startswith("0x") and guid:
+            rows[guid].append(line)
+    return rows
+
+
+def assert_same(ours, theirs):
+    for name in DUMPS:
+        if ours[name] != theirs[name]:
+            a, b = ours[name].decode().splitlines(), theirs[name].decode().splitlines()
+            diff = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y][:5]
+            pytest.fail("%s differs (%d vs %d lines), first differences %r" % (
+                name, len(a), len(b), diff))
+
+
+@pytest.mark.parametrize("name", sorted(FABRICS))
+def test_hop_tables_equal_opensm_own(tmp_path, name):
+    topo, args = FABRICS[name]
+    net = generate(topo[0], str(tmp_path / "fabric.net"), *topo[1:])
+    switches = switch_count(net)
+    with IbsimFabric(net, tmp_path) as fabric:
+        theirs = route(fabric, "opensm", args)
+        ours = route(fabric, "psssp", args)
+    built = BUILT.search(ours.log)
+    assert built, ours.log[-3000:]
+    assert int(built.group(1)) == switches
+    assert not BUILT.search(theirs.log), "lid_matrices=opensm must leave the tables to OpenSM"
+    a, b = read_dumps(ours), read_dumps(theirs)
+    # Not trivially equal: every switch has a row for every switch LID, and
+    # multicast is routed (the IPoIB broadcast group, MLID 0xc000 and up).
+    rows = matrix_rows(a["opensm-lid-matrix.dump"].decode())
+    assert len(rows) == switches
+    assert all(len(r) == switches for r in rows.values())
+    assert re.search(rb"(?im)^0xc0[0-9a-f]{2}\b", a["opensm.mcfdbs"]), a["opensm.mcfdbs"][:500]
+    assert_same(a, b)
+
+
+def test_failed_computation_falls_back_to_opensm_tables(tmp_path):
+    # The test build of the plugin makes the first task of the LID matrix
+    # computation throw std::bad_alloc: the fence logs it, every hop table is
+    # left to OpenSM, and psssp still routes.
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 3)
+    with IbsimFabric(net, tmp_path) as fabric:
+        theirs = route(fabric, "opensm", [])
+        failed = route(fabric, "psssp", [], plugin="psssp_faultinject",
+                       env={"PSSSP_FAULT_AT_HOPS_TASK": "1"})
+    assert "ERR F510: psssp: cannot build the LID matrices: out of memory; OpenSM builds them" \
+        in failed.log, failed.log[-3000:]
+    assert not BUILT.search(failed.log)
+    assert "psssp: routed" in failed.log
+    assert_same(read_dumps(failed), read_dumps(theirs))
