@@ -299,8 +299,7 @@ int psssp_engine_copy_hops(psssp_engine_t* e, uint32_t node, uint8_t* hops, unsi
         e->fabric.node(node).ports.size() != ports)
       throw psssp::FabricError("node " + std::to_string(node) + " is not a switch with " +
                                std::to_string(ports) + " ports");
-    for (size_t c = 0; c < e->hops.target_count(); ++c)
-      e->hops.entries(node, c, hops + c * ports);
+    for (size_t c = 0; c < e->hops.target_count(); ++c) e->hops.entries(node, c, hops + c * ports);
   });
 }
 

@@ -49,8 +49,8 @@ static int write_switch(psssp_engine_t *engine, osm_switch_t *sw, uint32_t id, u
   return 0;
 }
 
-int psssp_write_hops(psssp_engine_t *engine, osm_subn_t *subn,
-                     const struct psssp_node_index *index, osm_log_t *log) {
+int psssp_write_hops(psssp_engine_t *engine, osm_subn_t *subn, const struct psssp_node_index *index,
+                     osm_log_t *log) {
   cl_qmap_t *switches = &subn->sw_guid_tbl;
   const size_t columns = psssp_engine_hop_lid_count(engine);
   osm_switch_t *sw;

@@ -17,7 +17,7 @@
  * switch's max_lid_ho are skipped, as OpenSM's own step skips them. 0 on
  * success; on failure logs, clears every switch's hop table (OpenSM then
  * builds them itself from scratch) and returns -1. */
-int psssp_write_hops(psssp_engine_t *engine, osm_subn_t *subn,
-                     const struct psssp_node_index *index, osm_log_t *log);
+int psssp_write_hops(psssp_engine_t *engine, osm_subn_t *subn, const struct psssp_node_index *index,
+                     osm_log_t *log);
 
 #endif

@@ -143,8 +143,8 @@ PluginOptions parse_plugin_options(const std::string& text) {
       else if (value == "opensm")
         o.lid_matrices = PluginOptions::LidMatrices::opensm;
       else
-        throw std::invalid_argument("option 'lid_matrices' is 'psssp' or 'opensm', got '" +
-                                    value + "'");
+        throw std::invalid_argument("option 'lid_matrices' is 'psssp' or 'opensm', got '" + value +
+                                    "'");
     } else if (key == "guid_file") {
       need();
       o.guid_file = value;

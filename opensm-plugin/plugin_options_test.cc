@@ -131,7 +131,7 @@ TEST(EngineBridge, InconsistentSnapshotIsAnErrorNotACrash) {
   EXPECT_EQ(psssp_engine_set_port(e, ca, 7, 0x21, 2, 0, 4, PSSSP_SPEED_QDR, 1), -1);
   EXPECT_NE(std::string(psssp_engine_error(e)).find("has no port 7"), std::string::npos);
   uint8_t row[4];
-  EXPECT_EQ(psssp_engine_copy_lft(e, sw, row, 4), -1);  // not routed yet
+  EXPECT_EQ(psssp_engine_copy_lft(e, sw, row, 4), -1);   // not routed yet
   EXPECT_EQ(psssp_engine_copy_hops(e, sw, row, 5), -1);  // no hop matrix yet
   EXPECT_NE(std::string(psssp_engine_error(e)).find("no hop matrix"), std::string::npos);
   psssp_engine_free(e);
