@@ -213,3 +213,35 @@ def test_multicast_tables_equal_opensm_own(tmp_path, name):
     assert len({g for g, _ in mcast_ports(ours)}) > len({leaf_ports[h][0] for h in hosts}) or \
         name.startswith("torus"), ours
     assert ours == theirs
+
+
+def resweep_tables(net, workdir, matrices, cable):
+    """The hop-table dumps after the first sweep and after a re-sweep for an
+    unlinked cable, from a resident OpenSM on a fresh ibsim."""
+    sw, port = cable
+    with IbsimFabric(net, workdir, console=True) as fabric:
+        sm = fabric.start_opensm(conf=conf_for(matrices), env_extra=plugin_env())
+        sm.wait_for_log("SUBNET UP")
+        with open(sm.run.dump("opensm-lid-matrix.dump"), "rb") as f:
+            first = f.read()
+        fabric.console('Unlink "%s"[%d]' % (sw, port))
+        sm.wait_for_log("SUBNET UP", count=2)
+        after = read_dumps(sm.run)
+        log = sm.run.log
+        sm.stop()
+    assert log.count(CONFIGURED) == 2, log[-3000:]
+    return first, after, log
+
+
+def test_hop_tables_after_resweep_equal_opensm_own(tmp_path):
+    # A re-sweep (incremental psssp routing) rebuilds the hop tables in the
+    # rows OpenSM kept from the first sweep; they must match OpenSM's again.
+    from test_incremental import _spine_cable, _switch_guids
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 3)
+    sw, port, _, _ = _spine_cable(net, _switch_guids(net))
+    first, ours, log = resweep_tables(net, tmp_path / "psssp", "psssp", (sw, port))
+    _, theirs, _ = resweep_tables(net, tmp_path / "opensm", "opensm", (sw, port))
+    assert len(BUILT.findall(log)) == 2, log[-3000:]
+    assert "psssp: incremental re-route:" in log
+    assert ours["opensm-lid-matrix.dump"] != first, "the unlinked cable changed no hop count"
+    assert_same(ours, theirs)
