@@ -9,6 +9,7 @@
 #include <exception>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "parallel/fault_injection.h"
 #include "plugin_options.h"
 #include "routing/incremental.h"
+#include "routing/min_hop_matrix.h"
 #include "routing/psssp_routing.h"
 
 struct psssp_engine {
@@ -31,6 +33,8 @@ struct psssp_engine {
   psssp::deadlock::LayerTable layers;  // empty unless vls=N
   unsigned layers_needed = 1, layers_used = 1;
   bool routed = false;
+  psssp::routing::MinHopMatrix hops;  // after psssp_engine_build_hops
+  bool hops_built = false;
   // The switches' tables as OpenSM holds them, for incremental re-routing;
   // used only after this engine has routed once in this process.
   psssp::ForwardingTables current;
@@ -132,6 +136,8 @@ void psssp_engine_begin(psssp_engine_t* e) {
   e->layers = psssp::deadlock::LayerTable();
   e->layers_needed = e->layers_used = 1;
   e->routed = false;
+  e->hops = psssp::routing::MinHopMatrix();
+  e->hops_built = false;
   e->current = psssp::ForwardingTables();
   e->error.clear();
 }
@@ -267,6 +273,38 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
     }
     stats->mean_load = count ? sum / count : 0.0;
   });
+}
+
+int psssp_engine_build_hops(psssp_engine_t* e) {
+  e->hops_built = false;
+  return guarded(e, [&] {
+    e->fabric.index();
+    e->hops = psssp::routing::MinHopMatrix(e->fabric, e->options.routing.threads);
+    e->hops_built = true;
+  });
+}
+
+size_t psssp_engine_hop_lid_count(const psssp_engine_t* e) {
+  return e->hops_built ? e->hops.target_count() : 0;
+}
+
+uint16_t psssp_engine_hop_lid(const psssp_engine_t* e, size_t column) {
+  return e->hops_built && column < e->hops.target_count() ? e->hops.target_lid(column) : 0;
+}
+
+int psssp_engine_copy_hops(psssp_engine_t* e, uint32_t node, uint8_t* hops, unsigned ports) {
+  return guarded(e, [&] {
+    if (!e->hops_built) throw std::logic_error("no hop matrix was built");
+    if (node >= e->fabric.node_count() || !e->fabric.node(node).is_switch() ||
+        e->fabric.node(node).ports.size() != ports)
+      throw psssp::FabricError("node " + std::to_string(node) + " is not a switch with " +
+                               std::to_string(ports) + " ports");
+    for (size_t c = 0; c < e->hops.target_count(); ++c) e->hops.entries(node, c, hops + c * ports);
+  });
+}
+
+int psssp_engine_builds_lid_matrices(const psssp_engine_t* e) {
+  return e->options.lid_matrices == psssp::PluginOptions::LidMatrices::psssp;
 }
 
 unsigned psssp_engine_requested_vls(const psssp_engine_t* e) { return e->options.vls; }

@@ -74,6 +74,22 @@ int psssp_engine_set_current_lft(psssp_engine_t *engine, uint32_t node, const ui
  * layers than min(N, data_vls) is an error naming both numbers.
  * 0 on success; negative with psssp_engine_error set. */
 int psssp_engine_route(psssp_engine_t *engine, unsigned data_vls, struct psssp_route_stats *stats);
+/* OpenSM's min-hop matrices ("LID matrices") of the snapshot, computed by
+ * the core (routing/min_hop_matrix.h): exactly the hop tables OpenSM's own
+ * osm_ucast_mgr_build_lid_matrices builds with every hop weight 1. 0 on
+ * success; negative with psssp_engine_error set. */
+int psssp_engine_build_hops(psssp_engine_t *engine);
+/* The switch base LIDs the hop tables have entries for (the columns). */
+size_t psssp_engine_hop_lid_count(const psssp_engine_t *engine);
+uint16_t psssp_engine_hop_lid(const psssp_engine_t *engine, size_t column);
+/* The entries OpenSM sets for switch `node`: hops[c * ports + p] for column
+ * c and port p < ports, 0xFF where it sets none (port 0 carries only the
+ * switch's own LID, hops 0). `ports` counts port 0 and must be the node's.
+ * 0 on success; negative with psssp_engine_error set. */
+int psssp_engine_copy_hops(psssp_engine_t *engine, uint32_t node, uint8_t *hops, unsigned ports);
+/* Whether the options leave the LID matrices to psssp (lid_matrices=psssp). */
+int psssp_engine_builds_lid_matrices(const psssp_engine_t *engine);
+
 /* Virtual layers requested by the options (0 = deadlock-free mode off). */
 unsigned psssp_engine_requested_vls(const psssp_engine_t *engine);
 /* The layer (= SL) of the route slid -> dlid (host order); 0 without layers.

@@ -136,6 +136,15 @@ PluginOptions parse_plugin_options(const std::string& text) {
     } else if (key == "full_reroute_above") {
       need();
       o.incremental_options.full_above = parse_count(key, value, 0, 100) / 100.0;
+    } else if (key == "lid_matrices") {
+      need();
+      if (value == "psssp")
+        o.lid_matrices = PluginOptions::LidMatrices::psssp;
+      else if (value == "opensm")
+        o.lid_matrices = PluginOptions::LidMatrices::opensm;
+      else
+        throw std::invalid_argument("option 'lid_matrices' is 'psssp' or 'opensm', got '" + value +
+                                    "'");
     } else if (key == "guid_file") {
       need();
       o.guid_file = value;
@@ -154,7 +163,8 @@ PluginOptions parse_plugin_options(const std::string& text) {
           "' (known: minimal nonminimal max_extra_hops=N capacity[=auto|on|off] switch_load "
           "threads=N "
           "effort=auto|full|fast vls=N incremental=on|off rebalance=auto|off|N "
-          "full_reroute_above=PERCENT guid_file=PATH guid_mode=priority|only)");
+          "full_reroute_above=PERCENT lid_matrices=psssp|opensm guid_file=PATH "
+          "guid_mode=priority|only)");
     }
   }
   if (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only && o.guid_file.empty())
@@ -180,6 +190,7 @@ std::string describe(const PluginOptions& o) {
     out << " rebalance=" << o.incremental_options.rebalance;
   if (o.incremental && o.incremental_options.full_above != IncrementalOptions{}.full_above)
     out << " full_reroute_above=" << o.incremental_options.full_above * 100.0;
+  if (o.lid_matrices == PluginOptions::LidMatrices::opensm) out << " lid_matrices=opensm";
   if (!o.guid_file.empty())
     out << " guid_file=" << o.guid_file << " guid_mode="
         << (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only ? "only" : "priority");

@@ -19,6 +19,11 @@ struct PluginOptions {
   // Re-sweeps start from the switches' current tables (routing/incremental.h).
   bool incremental = true;
   IncrementalOptions incremental_options;
+  // Who fills the switches' hop tables (OpenSM's "LID matrices", used by
+  // multicast routing and the dumps): psssp's BFS or OpenSM's own min-hop
+  // step. Both give identical tables; psssp's is faster.
+  enum class LidMatrices { psssp, opensm };
+  LidMatrices lid_matrices = LidMatrices::psssp;
 };
 
 // Throws std::invalid_argument naming the offending option.

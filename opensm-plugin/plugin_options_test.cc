@@ -74,6 +74,15 @@ TEST(PluginOptions, IncrementalOptions) {
   EXPECT_EQ(describe(off), "minimal threads=0 incremental=off");
 }
 
+TEST(PluginOptions, LidMatrices) {
+  EXPECT_EQ(parse_plugin_options("").lid_matrices, PluginOptions::LidMatrices::psssp);
+  EXPECT_EQ(parse_plugin_options("lid_matrices=psssp").lid_matrices,
+            PluginOptions::LidMatrices::psssp);
+  const PluginOptions o = parse_plugin_options("lid_matrices=opensm");
+  EXPECT_EQ(o.lid_matrices, PluginOptions::LidMatrices::opensm);
+  EXPECT_EQ(describe(o), "minimal threads=0 lid_matrices=opensm");
+}
+
 void expect_rejected(const std::string& text, const std::string& fragment) {
   try {
     parse_plugin_options(text);
@@ -98,6 +107,8 @@ TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("psssp:", "no word after the prefix");
   expect_rejected("incremental=yes", "'incremental' is 'on' or 'off', got 'yes'");
   expect_rejected("rebalance=-3", "'rebalance' needs a whole number");
+  expect_rejected("lid_matrices=minhop", "'lid_matrices' is 'psssp' or 'opensm', got 'minhop'");
+  expect_rejected("lid_matrices", "'lid_matrices' needs a value");
   expect_rejected("full_reroute_above=101", "'full_reroute_above' needs a whole number in 0..100");
 }
 
@@ -120,7 +131,41 @@ TEST(EngineBridge, InconsistentSnapshotIsAnErrorNotACrash) {
   EXPECT_EQ(psssp_engine_set_port(e, ca, 7, 0x21, 2, 0, 4, PSSSP_SPEED_QDR, 1), -1);
   EXPECT_NE(std::string(psssp_engine_error(e)).find("has no port 7"), std::string::npos);
   uint8_t row[4];
-  EXPECT_EQ(psssp_engine_copy_lft(e, sw, row, 4), -1);  // not routed yet
+  EXPECT_EQ(psssp_engine_copy_lft(e, sw, row, 4), -1);   // not routed yet
+  EXPECT_EQ(psssp_engine_copy_hops(e, sw, row, 5), -1);  // no hop matrix yet
+  EXPECT_NE(std::string(psssp_engine_error(e)).find("no hop matrix"), std::string::npos);
+  psssp_engine_free(e);
+}
+
+// Two switches with one cable and a host each, through the C interface: the
+// hop tables OpenSM would build, and errors instead of crashes.
+TEST(EngineBridge, HopTablesOfASmallSnapshot) {
+  char err[256] = "";
+  psssp_engine_t* e = psssp_engine_new("lid_matrices=psssp", err, sizeof err);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(psssp_engine_builds_lid_matrices(e), 1);
+  psssp_engine_begin(e);
+  const uint32_t a = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10, "a", 3);
+  const uint32_t b = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x11, "b", 3);
+  const uint32_t h = psssp_engine_add_node(e, PSSSP_NODE_CA, 0x20, "h", 1);
+  ASSERT_EQ(psssp_engine_set_port(e, a, 0, 0x10, 1, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_set_port(e, b, 0, 0x11, 2, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_set_port(e, h, 1, 0x21, 4, 1, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_connect(e, a, 2, b, 3), 0);
+  ASSERT_EQ(psssp_engine_connect(e, a, 1, h, 1), 0);
+  ASSERT_EQ(psssp_engine_build_hops(e), 0) << psssp_engine_error(e);
+  ASSERT_EQ(psssp_engine_hop_lid_count(e), 2u);  // switch LIDs only, not the host's 4 and 5
+  EXPECT_EQ(psssp_engine_hop_lid(e, 0), 1);
+  EXPECT_EQ(psssp_engine_hop_lid(e, 1), 2);
+  EXPECT_EQ(psssp_engine_hop_lid(e, 2), 0);
+  uint8_t hops[8];
+  ASSERT_EQ(psssp_engine_copy_hops(e, a, hops, 4), 0) << psssp_engine_error(e);
+  const uint8_t want[8] = {0, 0xFF, 2, 0xFF, /* LID 2: */ 0xFF, 0xFF, 1, 0xFF};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(hops[i], want[i]) << i;
+  EXPECT_EQ(psssp_engine_copy_hops(e, h, hops, 2), -1);
+  EXPECT_EQ(psssp_engine_copy_hops(e, a, hops, 5), -1);
+  EXPECT_NE(std::string(psssp_engine_error(e)).find("is not a switch with 5 ports"),
+            std::string::npos);
   psssp_engine_free(e);
 }
 

@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine_bridge.h"
+#include "lid_matrices.h"
 #include "psssp/version.h"
 #include "subnet_snapshot.h"
 
@@ -25,7 +27,89 @@ struct psssp_plugin {
   psssp_engine_t *engine; /* NULL when the options were rejected */
   char option_error[512];
   external_routing_engine_module_t module;
+  /* This sweep's snapshot, taken by build_lid_matrices and used again by
+   * build_fwd_tables (OpenSM calls them back to back under its lock). */
+  struct psssp_node_index index;
+  int snapshot_ready;
 };
+
+static double seconds_now(void) {
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void drop_snapshot(struct psssp_plugin *plugin) {
+  psssp_node_index_free(&plugin->index);
+  plugin->snapshot_ready = 0;
+}
+
+/* Copies OpenSM's subnet into the engine; 0 on success (errors are logged). */
+static int take_snapshot(struct psssp_plugin *plugin) {
+  osm_subn_t *subn = &plugin->osm->subn;
+  osm_log_t *log = &plugin->osm->log;
+
+  drop_snapshot(plugin);
+  if (psssp_node_index_build(subn, log, &plugin->index) != 0) return -1;
+  if (psssp_snapshot_subnet(plugin->engine, subn, &plugin->index, log) != 0 ||
+      psssp_snapshot_current_lfts(plugin->engine, subn, &plugin->index, log) != 0) {
+    drop_snapshot(plugin);
+    return -1;
+  }
+  plugin->snapshot_ready = 1;
+  return 0;
+}
+
+/* The switches' hop tables ("LID matrices"), the same OpenSM's min-hop step
+ * builds, from one BFS per switch LID. Returns 1 (OpenSM builds them) when
+ * lid_matrices=opensm, with hop weights, or after any failure; never < 0,
+ * so a failure here never costs the psssp routing. */
+static int build_lid_matrices(void *context) {
+  struct psssp_plugin *plugin = context;
+  osm_log_t *log = &plugin->osm->log;
+  double start, snapshot, computed;
+
+  drop_snapshot(plugin);
+  if (!psssp_engine_builds_lid_matrices(plugin->engine)) return 1;
+  if (plugin->osm->subn.opt.hop_weights_file) {
+    OSM_LOG(log, OSM_LOG_INFO,
+            "psssp: hop_weights_file is set: OpenSM builds the LID matrices with its weights\n");
+    return 1;
+  }
+  start = seconds_now();
+  if (take_snapshot(plugin) != 0) {
+    OSM_LOG(log, OSM_LOG_ERROR,
+            "ERR F510: psssp: no subnet snapshot for the LID matrices; OpenSM builds them\n");
+    return 1;
+  }
+  snapshot = seconds_now();
+#ifdef PSSSP_FAULT_INJECTION
+  /* Test build only: PSSSP_FAULT_AT_HOPS_TASK=n makes the n-th parallel task
+   * of the LID matrix computation throw std::bad_alloc. */
+  if (getenv("PSSSP_FAULT_AT_HOPS_TASK"))
+    psssp_engine_arm_task_fault(strtoull(getenv("PSSSP_FAULT_AT_HOPS_TASK"), NULL, 10));
+#endif
+  if (psssp_engine_build_hops(plugin->engine) != 0) {
+    OSM_LOG(log, OSM_LOG_ERROR,
+            "ERR F510: psssp: cannot build the LID matrices: %s; OpenSM builds them\n",
+            psssp_engine_error(plugin->engine));
+    drop_snapshot(plugin);
+    return 1;
+  }
+  computed = seconds_now();
+  if (psssp_write_hops(plugin->engine, &plugin->osm->subn, &plugin->index, log) != 0) {
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F510: psssp: LID matrices not written; OpenSM builds them\n");
+    drop_snapshot(plugin);
+    return 1;
+  }
+  OSM_LOG(log, OSM_LOG_INFO,
+          "psssp: LID matrices for %zu switch LIDs built in %.3f s (snapshot %.3f s, "
+          "BFS %.3f s, setting hops %.3f s)\n",
+          psssp_engine_hop_lid_count(plugin->engine), seconds_now() - start, snapshot - start,
+          computed - snapshot, seconds_now() - computed);
+  return 0;
+}
 
 /* The layer table next to OpenSM's own dumps, for `psssp-sim check --layers`. */
 static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_route_stats *stats) {
@@ -55,18 +139,16 @@ static int build_fwd_tables(void *context) {
   struct psssp_plugin *plugin = context;
   osm_log_t *log = &plugin->osm->log;
   struct psssp_route_stats stats;
-  struct psssp_node_index index;
   int rc = -1;
 
-  if (psssp_node_index_build(&plugin->osm->subn, log, &index) != 0) return -1;
+  /* The snapshot build_lid_matrices took moments ago, else a fresh one. */
+  if (!plugin->snapshot_ready && take_snapshot(plugin) != 0) goto out;
 #ifdef PSSSP_FAULT_INJECTION
   /* Test build only: PSSSP_FAULT_AT_TASK=n makes the n-th parallel task of
    * this routing throw std::bad_alloc (tests/test_fault_injection.py). */
   if (getenv("PSSSP_FAULT_AT_TASK"))
     psssp_engine_arm_task_fault(strtoull(getenv("PSSSP_FAULT_AT_TASK"), NULL, 10));
 #endif
-  if (psssp_snapshot_subnet(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
-  if (psssp_snapshot_current_lfts(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
   if (psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats) != 0) {
     OSM_LOG(log, OSM_LOG_ERROR, "ERR F502: psssp routing failed: %s\n",
             psssp_engine_error(plugin->engine));
@@ -77,7 +159,7 @@ static int build_fwd_tables(void *context) {
             "psssp: %u destinations are unreachable from part of the fabric "
             "(disconnected components); their LFT entries stay empty\n",
             stats.unreachable);
-  if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, &index, log) != 0) goto out;
+  if (psssp_write_lfts(plugin->engine, &plugin->osm->subn, &plugin->index, log) != 0) goto out;
   if (stats.incremental)
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: incremental re-route: %llu of %llu entries kept, %llu repaired "
@@ -102,7 +184,7 @@ static int build_fwd_tables(void *context) {
             stats.converged ? " (converged)" : "");
   rc = 0;
 out:
-  psssp_node_index_free(&index);
+  drop_snapshot(plugin);
   return rc;
 }
 
@@ -152,8 +234,10 @@ static int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm) {
     re->path_sl = path_sl;
     re->update_sl2vl = update_sl2vl;
   }
-  /* build_lid_matrices stays NULL: OpenSM then builds its min-hop matrices,
-   * which multicast routing and the opensm.fdbs dump rely on. */
+  /* Multicast routing and the opensm.fdbs dump read the hop tables: psssp
+   * builds them unless lid_matrices=opensm (then build_lid_matrices returns
+   * 1 and OpenSM builds its own). */
+  re->build_lid_matrices = build_lid_matrices;
   re->ucast_build_fwd_tables = build_fwd_tables;
   re->destroy = destroy_engine;
   return 0;
@@ -187,6 +271,7 @@ static void delete_plugin(void *data) {
   struct psssp_plugin *plugin = data;
 
   if (!plugin) return;
+  drop_snapshot(plugin);
   psssp_engine_free(plugin->engine);
   free(plugin);
 }

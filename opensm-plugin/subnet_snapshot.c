@@ -14,7 +14,7 @@ static int compare_guid(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static uint32_t find_node(const struct psssp_node_index *index, uint64_t guid) {
+uint32_t psssp_node_index_find(const struct psssp_node_index *index, uint64_t guid) {
   const uint64_t *hit = bsearch(&guid, index->guids, index->count, sizeof(uint64_t), compare_guid);
   return hit ? (uint32_t)(hit - index->guids) : UINT32_MAX;
 }
@@ -151,7 +151,7 @@ static int add_cables(psssp_engine_t *engine, const struct psssp_node_index *ind
     if (!physp || !osm_physp_is_valid(physp)) continue;
     remote = osm_physp_get_remote(physp);
     if (!remote || !osm_physp_is_valid(remote)) continue;
-    remote_id = find_node(index, cl_ntoh64(osm_node_get_node_guid(remote->p_node)));
+    remote_id = psssp_node_index_find(index, cl_ntoh64(osm_node_get_node_guid(remote->p_node)));
     if (remote_id == UINT32_MAX) {
       OSM_LOG(log, OSM_LOG_ERROR,
               "ERR F505: psssp: inconsistent subnet: port %u of node 0x%016" PRIx64
@@ -199,7 +199,7 @@ int psssp_snapshot_current_lfts(psssp_engine_t *engine, osm_subn_t *subn,
   for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
        sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
     const uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-    const uint32_t id = find_node(index, guid);
+    const uint32_t id = psssp_node_index_find(index, guid);
     if (id == UINT32_MAX || !sw->lft) continue;
     if (psssp_engine_set_current_lft(engine, id, sw->lft, sw->lft_size) != 0) {
       OSM_LOG(log, OSM_LOG_ERROR,
@@ -229,7 +229,7 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, const struct psss
   for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
        sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
     const uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-    const uint32_t id = find_node(index, guid);
+    const uint32_t id = psssp_node_index_find(index, guid);
     if (id == UINT32_MAX || !sw->new_lft || sw->lft_size <= max_lid ||
         psssp_engine_copy_lft(engine, id, row, (size_t)max_lid + 1) != 0) {
       OSM_LOG(log, OSM_LOG_ERROR,
@@ -241,7 +241,7 @@ int psssp_write_lfts(psssp_engine_t *engine, osm_subn_t *subn, const struct psss
   }
   for (sw = (osm_switch_t *)cl_qmap_head(switches); sw != (osm_switch_t *)cl_qmap_end(switches);
        sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
-    const uint32_t id = find_node(index, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+    const uint32_t id = psssp_node_index_find(index, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
     psssp_engine_copy_lft(engine, id, sw->new_lft, (size_t)max_lid + 1);
   }
   rc = 0;

@@ -19,6 +19,8 @@ struct psssp_node_index {
 /* 0 on success; -1 (out of memory) after logging. Free with psssp_node_index_free. */
 int psssp_node_index_build(osm_subn_t *subn, osm_log_t *log, struct psssp_node_index *index);
 void psssp_node_index_free(struct psssp_node_index *index);
+/* The engine node id of a node GUID (host order), UINT32_MAX if unknown. */
+uint32_t psssp_node_index_find(const struct psssp_node_index *index, uint64_t guid);
 
 /* Rebuilds the engine's fabric from `subn`: nodes in node-GUID order (the
  * same order `psssp-sim route` uses for files), ports with LIDs, LMC, width,
