@@ -95,7 +95,7 @@ void print_json(const InfoOptions& o, const std::string& format, const Fabric& f
 
 int info(const InfoOptions& o) {
   // info shows what the files hold, so LIDs missing from --lids are a warning here.
-  const std::string content = read_file(o.input.path);
+  const std::string content = read_fabric_file(o.input.path);
   const std::string format(format_name(detect_fabric_format(content, o.input.path)));
   Fabric fabric = parse_fabric(content, o.input.path);
   if (!o.input.lids.empty()) apply_lid_file(fabric, o.input.lids);

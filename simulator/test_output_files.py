@@ -122,6 +122,23 @@ def test_binary_input_is_refused_before_it_is_read(tmp_path):
     assert "disk.img: binary data (a NUL byte at offset 0)" in proc.stderr, proc.stderr
 
 
+def test_large_text_in_no_fabric_format_is_refused_before_it_is_read(tmp_path):
+    """Text, but nothing like a fabric in the first 64 KiB: refused before the
+    other 200 MB are read."""
+    log = tmp_path / "server.log"
+    line = b"Nov 23 10:00:00 host kernel: nothing to see here, moving on\n"
+    with open(log, "wb") as f:
+        f.write(line * (200 * 1024 * 1024 // len(line)))
+    limit = None if "ASAN_OPTIONS" in os.environ else (
+        lambda: resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20)))
+    for command in (["info", str(log)], ["route", str(log), "-o", str(tmp_path / "r")]):
+        proc = subprocess.run([binary("psssp-sim")] + command, capture_output=True, text=True,
+                              timeout=10, preexec_fn=limit)
+        assert proc.returncode == 2, proc.stderr
+        assert "server.log: not an ibnetdiscover, ibsim net or opensm-subnet.lst file " \
+               "(nothing like one in its first 64 KiB)" in proc.stderr, proc.stderr
+
+
 def test_net_file_ibsim_would_refuse_is_warned_about(tmp_path):
     net = tmp_path / "tight.net"
     net.write_text('Switch 2 "s"\n[1] "a"[1]\nHca 1 "a"\n[1] "s"[1]\n')

@@ -16,7 +16,9 @@ namespace psssp {
 InputError::InputError(const std::string& source, std::size_t line, const std::string& message)
     : std::runtime_error(source + ":" + std::to_string(line) + ": " + message) {}
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path) { return read_file(path, {}); }
+
+std::string read_file(const std::string& path, const HeadCheck& check_head) {
   std::error_code ec;
   // Refuse devices and FIFOs: an include of /dev/zero must not hang a reader.
   if (!std::filesystem::is_regular_file(path, ec))
@@ -35,6 +37,7 @@ std::string read_file(const std::string& path) {
     throw InputError(path + ": binary data (a NUL byte at offset " + std::to_string(nul) +
                      "), not a text file");
   if (in.bad()) throw InputError(path + ": read error");
+  if (check_head) check_head(head, in.eof());
   std::ostringstream text;
   text << head;
   if (!in.eof()) text << in.rdbuf();
@@ -78,6 +81,21 @@ void check_lid_alignment(const Fabric& fabric, const std::string& source) {
   }
 }
 
-Fabric read_fabric(const std::string& path) { return parse_fabric(read_file(path), path); }
+std::string read_fabric_file(const std::string& path) {
+  return read_file(path, [&path](std::string_view head, bool whole) {
+    if (whole) return;  // the detection on the whole content says what is wrong
+    // A fabric file shows its format in its first lines: text with nothing
+    // like one in its first 64 KiB is refused before the rest is read.
+    try {
+      detect_fabric_format(head, path);
+    } catch (const InputError&) {
+      throw InputError(path +
+                       ": not an ibnetdiscover, ibsim net or opensm-subnet.lst file (nothing "
+                       "like one in its first 64 KiB)");
+    }
+  });
+}
+
+Fabric read_fabric(const std::string& path) { return parse_fabric(read_fabric_file(path), path); }
 
 }  // namespace psssp

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <stdexcept>
@@ -62,5 +63,14 @@ NetWriteReport write_ibsim_net(std::ostream& out, const Fabric& fabric);
 
 // Reads a whole file into a string; throws InputError naming the file.
 std::string read_file(const std::string& path);
+
+// The same, calling check_head(first 64 KiB, whether that is all) before
+// reading the rest, so that a check can refuse a huge file early.
+using HeadCheck = std::function<void(std::string_view head, bool whole)>;
+std::string read_file(const std::string& path, const HeadCheck& check_head);
+
+// read_file for fabric files: text whose first 64 KiB look like no fabric
+// format is refused before the rest is read.
+std::string read_fabric_file(const std::string& path);
 
 }  // namespace psssp
