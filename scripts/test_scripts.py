@@ -48,6 +48,18 @@ def test_compare_engines_reports_every_engine(tmp_path):
     assert "| psssp | configured |" in (out / "results.md").read_text()
 
 
+def test_compare_engines_gives_updn_the_fabric_chips_of_a_director(tmp_path):
+    # Without the roots, updn finds none by min hop on two chassis and falls back.
+    out = tmp_path / "out"
+    res = _script("compare-engines", "--topology", "director --model is5100 --chassis 2 --bundle 3",
+                  "--engines", "updn", "--runs", 50, "--out", out, "--no-plot")
+    assert res.returncode == 0, res.stderr[-3000:]
+    row = next(csv.DictReader(open(out / "results.csv")))
+    assert row["outcome"] == "configured", row["evidence"]
+    assert "root_guid_file" in row["config"]
+    assert row["check_ok"] == "True" and row["deadlock_free"] == "yes"
+
+
 def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_path):
     # Two 1xSDR cables among 4xSDR ones: the plain eBB treats them alike.
     capture = os.path.join(ROOT, "core", "formats", "testdata", "public-1.topo")

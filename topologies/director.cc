@@ -118,11 +118,16 @@ TopologySpec director(const DirectorParams& p) {
       const unsigned hosts = p.hosts_per_line == DirectorParams::kAllFree ? left : p.hosts_per_line;
       spec.switches.push_back({name, hosts, p.chip_ports - hosts});
     }
-    for (std::size_t f = 0; f < p.fabric_chips; ++f) {
+    for (std::size_t f = 0; f < p.fabric_chips; ++f)
       spec.switches.push_back({chip_name(p, c, 'S', f), 0, p.chip_ports});
-      spec.roots.push_back(fabric(c, f));
-    }
   }
+  // Roots: the fabric chips of the middle chassis. Every line chip of that
+  // chassis sits right below every root, so up*/down* reaches everything;
+  // with the fabric chips of all chassis as roots, two chassis whose bundle
+  // cables land on different line chips of a third would need a turn from
+  // down back up there, and updn would leave those routes out.
+  for (std::size_t f = 0; f < p.fabric_chips; ++f)
+    spec.roots.push_back(fabric((p.chassis - 1) / 2, f));
   // Slots count from the host ports: a line chip's internal cables sit above
   // its external ports, its bundle cables right after its hosts.
   for (std::size_t c = 0; c < p.chassis; ++c)

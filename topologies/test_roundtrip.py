@@ -144,7 +144,7 @@ def test_director_roots_are_the_fabric_chips(tmp_path):
     net = generate(tmp_path, ["director", "--model", "is5100", "--chassis", "2", "--bundle", "3",
                               "--roots", str(roots)])
     guids = roots.read_text().split()
-    assert len(guids) == 2 * 3
+    assert len(guids) == 3  # the first chassis of two
     with IbsimFabric(str(net), str(tmp_path / "sim")) as fabric:
         run = fabric.run_opensm(["-R", "updn", "-a", str(roots), "-D", "0x4b"])
         assert run.returncode == 0 and run.subnet_up, run.log[-2000:]
@@ -153,4 +153,4 @@ def test_director_roots_are_the_fabric_chips(tmp_path):
             assert "Ranking root port GUID " + guid in run.log
         nodes, _, _, _ = parse_ibnetdiscover(fabric.ibnetdiscover())
     spines = {nodes[int(g, 16)][2] for g in guids}
-    assert spines == {"MF0;dir%d:IS5100/S%02d/U1" % (c, s) for c in (1, 2) for s in (1, 2, 3)}
+    assert spines == {"MF0;dir1:IS5100/S%02d/U1" % s for s in (1, 2, 3)}
