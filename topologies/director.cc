@@ -3,6 +3,7 @@
 // L01.. (hosts and bundle cables on ports 1..external_ports, internal cables
 // above) and fabric chips S01.. (line chip l on ports l*c+1 .. l*c+c, c the
 // internal cables per line/fabric pair), chassis joined by cable bundles.
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -96,13 +97,21 @@ TopologySpec director(const DirectorParams& p) {
   // Bundle cables go round-robin over each chassis' line chips.
   std::vector<std::pair<std::size_t, std::size_t>> bundles;
   std::vector<unsigned> trunks(p.chassis * per_chassis, 0);  // bundle cables per line chip
+  // Chassis a line chip has bundle cables to: a pair's cables come in one
+  // run, so a peer other than the last one is a new one.
+  std::vector<std::size_t> peers(trunks.size(), 0), last_peer(trunks.size(), SIZE_MAX);
+  auto add_trunk = [&](std::size_t chip, std::size_t peer) {
+    ++trunks[chip];
+    if (last_peer[chip] != peer) ++peers[chip];
+    last_peer[chip] = peer;
+  };
   std::vector<std::size_t> next_line(p.chassis, 0);
   for (const auto& [a, b] : chassis_pairs(p))
     for (unsigned k = 0; k < p.bundle; ++k) {
       const std::size_t la = line(a, next_line[a]++ % p.line_chips);
       const std::size_t lb = line(b, next_line[b]++ % p.line_chips);
-      ++trunks[la];
-      ++trunks[lb];
+      add_trunk(la, b);
+      add_trunk(lb, a);
       bundles.emplace_back(la, lb);
     }
 
@@ -121,13 +130,19 @@ TopologySpec director(const DirectorParams& p) {
     for (std::size_t f = 0; f < p.fabric_chips; ++f)
       spec.switches.push_back({chip_name(p, c, 'S', f), 0, p.chip_ports});
   }
-  // Roots: the fabric chips of the middle chassis. Every line chip of that
-  // chassis sits right below every root, so up*/down* reaches everything;
-  // with the fabric chips of all chassis as roots, two chassis whose bundle
-  // cables land on different line chips of a third would need a turn from
-  // down back up there, and updn would leave those routes out.
-  for (std::size_t f = 0; f < p.fabric_chips; ++f)
-    spec.roots.push_back(fabric((p.chassis - 1) / 2, f));
+  // Roots for updn. Line chips are one rank below the fabric chips and
+  // bundle cables join chips of equal rank, which up*/down* crosses in one
+  // direction only: with the fabric chips of all chassis as roots, hosts
+  // reach another chassis only where their line chip or the far one has a
+  // cable to it. So all fabric chips when every line chip with hosts has a
+  // cable to every other chassis, else those of the middle chassis, right
+  // above all of its line chips, from where up*/down* reaches everything.
+  bool all_fabric_chips = true;
+  for (std::size_t i = 0; i < spec.switches.size(); ++i)
+    if (spec.switches[i].hosts > 0 && peers[i] + 1 < p.chassis) all_fabric_chips = false;
+  for (std::size_t c = 0; c < p.chassis; ++c)
+    if (all_fabric_chips || c == (p.chassis - 1) / 2)
+      for (std::size_t f = 0; f < p.fabric_chips; ++f) spec.roots.push_back(fabric(c, f));
   // Slots count from the host ports: a line chip's internal cables sit above
   // its external ports, its bundle cables right after its hosts.
   for (std::size_t c = 0; c < p.chassis; ++c)

@@ -145,6 +145,43 @@ TEST(Director, JoinVariants) {
             (Pairs{{{1, 2}, 3}}));
 }
 
+// All fabric chips where every line chip with hosts has a cable to every
+// other chassis, else those of the middle chassis.
+TEST(Director, RootsReachEveryPairUpAndDown) {
+  auto root_chassis = [](Map options) {
+    const TopologySpec spec = make(std::move(options));
+    const Fabric f = build_fabric(spec);
+    std::map<unsigned, unsigned> per_chassis;
+    for (std::size_t r : spec.roots) {
+      const Node& root = f.node(static_cast<NodeId>(r));
+      EXPECT_FALSE(is_line(root)) << root.description;
+      ++per_chassis[chassis_of(root)];
+    }
+    return per_chassis;
+  };
+  using Roots = std::map<unsigned, unsigned>;
+  EXPECT_EQ(root_chassis({{"model", "is5100"}, {"chassis", "1"}}), (Roots{{1, 3}}));
+  EXPECT_EQ(root_chassis({{"model", "is5100"}, {"chassis", "2"}, {"bundle", "6"}}),
+            (Roots{{1, 3}, {2, 3}}));
+  EXPECT_EQ(root_chassis({{"model", "is5100"}, {"chassis", "2"}, {"bundle", "5"}}),
+            (Roots{{1, 3}}));
+  EXPECT_EQ(root_chassis({{"model", "is5100"}, {"chassis", "3"}, {"bundle", "6"}}),
+            (Roots{{2, 3}}));
+  EXPECT_EQ(
+      root_chassis({{"model", "is5100"}, {"chassis", "4"}, {"bundle", "6"}, {"join", "mesh"}}),
+      (Roots{{1, 3}, {2, 3}, {3, 3}, {4, 3}}));
+  EXPECT_EQ(
+      root_chassis({{"model", "is5100"}, {"chassis", "4"}, {"bundle", "6"}, {"join", "ring"}}),
+      (Roots{{2, 3}}));
+  // Five line chips, five cables: every line chip has one.
+  EXPECT_EQ(root_chassis({{"model", "is5100"},
+                          {"chassis", "2"},
+                          {"bundle", "5"},
+                          {"line-chips", "5"},
+                          {"fabric-chips", "3"}}),
+            (Roots{{1, 3}, {2, 3}}));
+}
+
 TEST(Director, ExplicitChipsAndHostsPerLine) {
   const Fabric f = build_fabric(make({{"chassis", "2"},
                                       {"line-chips", "4"},

@@ -51,8 +51,9 @@ TopologySpec kautz(unsigned degree, unsigned diameter, unsigned hosts_per_switch
 // over (chip_ports - external_ports) / fabric_chips internal cables. Chassis
 // are joined (chain, ring or full mesh) by bundles of `bundle` cables between
 // line chips' external ports, spread round-robin over a chassis' line chips;
-// hosts take the external ports left. Roots are the fabric chips of the
-// middle chassis ((chassis - 1) / 2), which give updn a route for every pair.
+// hosts take the external ports left. Roots (for updn): all fabric chips if
+// every line chip with hosts has a cable to every other chassis, else those
+// of the middle chassis ((chassis - 1) / 2).
 enum class DirectorJoin { chain, ring, mesh };
 struct DirectorParams {
   std::string model = "ISR2012";  // in the node descriptions
