@@ -11,6 +11,8 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from psssp_tools import ROOT, generate, psssp_conf
 
 SCRIPTS = os.path.join(ROOT, "scripts")
@@ -52,6 +54,22 @@ def test_compare_engines_reports_every_engine(tmp_path):
     assert all(rows[e]["engine_own_s"] == "" for e in ("minhop", "ftree", "sssp"))
     assert (out / "ebb.png").stat().st_size > 1000
     assert "| psssp | configured |" in (out / "results.md").read_text()
+
+
+@pytest.mark.parametrize("spec", ["--chassis 2 --bundle 3", "--chassis 3 --join mesh --bundle 6"])
+def test_compare_engines_gives_updn_the_fabric_chips_of_a_director(tmp_path, spec):
+    # Without the roots, updn finds none by min hop and falls back. Roots of
+    # one chassis (a 3-cable bundle leaves line chips without one), of all.
+    out = tmp_path / "out"
+    res = _script("compare-engines", "--topology", "director --model is5100 " + spec,
+                  "--engines", "updn", "--runs", 50, "--out", out, "--no-plot", "--keep")
+    assert res.returncode == 0, res.stderr[-3000:]
+    row = next(csv.DictReader(open(out / "results.csv")))
+    assert row["outcome"] == "configured", row["evidence"]
+    assert "root_guid_file" in row["config"]
+    assert row["check_ok"] == "True" and row["deadlock_free"] == "yes"
+    roots = (out / "work" / "roots.guids").read_text().split()
+    assert len(roots) == (3 if "bundle 3" in spec else 9)
 
 
 def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_path):

@@ -30,6 +30,13 @@ LinkRate parse_rate(const std::string& option, const std::string& text) {
   return *rate;
 }
 
+const char* type_name(const std::string& key) {
+  if (key == "dims") return "AxB...";
+  if (key == "model") return "NAME";
+  if (key == "join") return "chain|ring|mesh";
+  return "N";
+}
+
 }  // namespace
 
 void add_options(CLI::App& app, CliOptions& o) {
@@ -75,7 +82,7 @@ void add_options(CLI::App& app, CliOptions& o) {
             options
                 .add_option_function<std::string>(
                     "--" + key, [&o, key](const std::string& value) { o.params.set(key, value); })
-                ->type_name(key == "dims" ? "AxB..." : "N");
+                ->type_name(type_name(key));
         });
     sub->group("Families");
     sub->fallthrough();  // the global options may follow the family's

@@ -45,6 +45,42 @@ TopologySpec dragonfly(unsigned a, unsigned p, unsigned h);
 TopologySpec hyperx(const std::vector<unsigned>& dims, unsigned cables, unsigned hosts_per_switch);
 // Kautz graph K(d, n): (d+1)d^n switches, one cable per arc, so 2d switch ports.
 TopologySpec kautz(unsigned degree, unsigned diameter, unsigned hosts_per_switch);
+// Director (chassis) switches as ibnetdiscover sees them: every chassis is a
+// two-level Clos of line chips (external ports 1..external_ports, internal
+// ports above them) and fabric chips; each line chip reaches each fabric chip
+// over (chip_ports - external_ports) / fabric_chips internal cables. Chassis
+// are joined (chain, ring or full mesh) by bundles of `bundle` cables between
+// line chips' external ports, spread round-robin over a chassis' line chips;
+// hosts take the external ports left. Roots (for updn): all fabric chips if
+// every line chip with hosts has a cable to every other chassis, else those
+// of the middle chassis ((chassis - 1) / 2).
+enum class DirectorJoin { chain, ring, mesh };
+struct DirectorParams {
+  std::string model = "ISR2012";  // in the node descriptions
+  unsigned chassis = 2;
+  unsigned line_chips = 24;
+  unsigned fabric_chips = 12;
+  unsigned chip_ports = 24;
+  unsigned external_ports = 12;
+  DirectorJoin join = DirectorJoin::chain;
+  unsigned bundle = 12;
+  static constexpr unsigned kAllFree = ~0u;
+  unsigned hosts_per_line = kAllFree;  // kAllFree: every external port left
+};
+TopologySpec director(const DirectorParams& p);
+
+// Chip layouts of common director products, by lower-case model name.
+struct DirectorModel {
+  const char* name;         // for --model, e.g. "is5600"
+  const char* description;  // in node descriptions, e.g. "IS5600"
+  unsigned line_chips, fabric_chips, chip_ports, external_ports;
+};
+const std::vector<DirectorModel>& director_models();
+// Throws std::invalid_argument naming the known models.
+const DirectorModel& director_model(const std::string& name);
+// "chain", "ring", "mesh"; throws std::invalid_argument otherwise.
+DirectorJoin director_join(const std::string& name);
+
 // Connected simple random d-regular switch graph.
 TopologySpec random_regular(unsigned switches, unsigned degree, unsigned hosts_per_switch,
                             std::uint64_t seed);

@@ -24,6 +24,12 @@ std::uint64_t Params::get_u64(const std::string& key, std::uint64_t fallback) {
   return it == values_.end() ? fallback : parse_u64(key, it->second);
 }
 
+std::string Params::get_string(const std::string& key, const std::string& fallback) {
+  used_.insert(key);
+  const auto it = values_.find(key);
+  return it == values_.end() ? fallback : it->second;
+}
+
 std::vector<unsigned> Params::get_dims(const std::string& key,
                                        const std::vector<unsigned>& fallback) {
   used_.insert(key);

@@ -22,6 +22,7 @@ class Params {
 
   unsigned get_uint(const std::string& key, unsigned fallback);
   std::uint64_t get_u64(const std::string& key, std::uint64_t fallback);
+  std::string get_string(const std::string& key, const std::string& fallback);
   // "8x8x4" -> {8, 8, 4}
   std::vector<unsigned> get_dims(const std::string& key, const std::vector<unsigned>& fallback);
 

@@ -53,6 +53,21 @@ TopologySpec make_kautz(Params& p) {
   return kautz(d, p.get_uint("diameter", 2), p.get_uint("hosts-per-switch", 1));
 }
 
+TopologySpec make_director(Params& p) {
+  const DirectorModel& m = director_model(p.get_string("model", "isr2012"));
+  DirectorParams d;
+  d.model = m.description;
+  d.chassis = p.get_uint("chassis", 2);
+  d.line_chips = p.get_uint("line-chips", m.line_chips);
+  d.fabric_chips = p.get_uint("fabric-chips", m.fabric_chips);
+  d.chip_ports = p.get_uint("chip-ports", m.chip_ports);
+  d.external_ports = p.get_uint("external-ports", m.external_ports);
+  d.join = director_join(p.get_string("join", "chain"));
+  d.bundle = p.get_uint("bundle", 12);
+  d.hosts_per_line = p.get_uint("hosts-per-line", DirectorParams::kAllFree);
+  return director(d);
+}
+
 TopologySpec make_random_regular(Params& p) {
   const unsigned n = p.get_uint("switches", 16), d = p.get_uint("degree", 4);
   return random_regular(n, d, p.get_uint("hosts-per-switch", 1), p.get_u64("seed", 1));
@@ -88,6 +103,13 @@ const std::vector<FamilyInfo>& families() {
        "--degree 2 --diameter 2 --hosts-per-switch 1",
        {"degree", "diameter", "hosts-per-switch"},
        make_kautz},
+      {"director",
+       "--model isr2012 --chassis 2 --join chain --bundle 12 [--hosts-per-line N (default: all "
+       "free ports)] [--line-chips N --fabric-chips N --chip-ports N --external-ports N (default: "
+       "the model's)]",
+       {"model", "chassis", "line-chips", "fabric-chips", "chip-ports", "external-ports", "join",
+        "bundle", "hosts-per-line"},
+       make_director},
       {"random-regular",
        "--switches 16 --degree 4 --hosts-per-switch 1 --seed 1",
        {"switches", "degree", "hosts-per-switch"},

@@ -18,6 +18,17 @@ def test_man_page_renders_and_lists_every_family():
     text = re.sub(r".\x08", "", proc.stdout).replace("\u2010", "-")
     usage = subprocess.run([TOPO, "--help"], capture_output=True, text=True, check=True).stdout
     families = [m.group(1) for m in re.finditer(r"^  ([a-z][a-z0-9-]*) ", usage, re.M)]
-    assert len(families) == 10
+    assert len(families) == 11
     for family in families:
         assert re.search(r"^\s+" + re.escape(family) + r"\b", text, re.M), family
+
+
+def test_man_page_names_every_family_option():
+    with open(PAGE) as f:
+        source = f.read().replace("\\-", "-")
+    usage = subprocess.run([TOPO, "--help"], capture_output=True, text=True, check=True).stdout
+    for family in re.findall(r"^  ([a-z][a-z0-9-]*) ", usage, re.M):
+        options = subprocess.run([TOPO, family, "--help"], capture_output=True, text=True,
+                                 check=True).stdout
+        for option in re.findall(r"^\s+(--[a-z][a-z0-9-]*)", options, re.M):
+            assert re.search(re.escape(option) + r"\b", source), (family, option)

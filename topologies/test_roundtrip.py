@@ -35,6 +35,9 @@ CASES = {
     "dragonfly": ["dragonfly", "--a", "2", "--p", "1", "--h", "1"],
     "hyperx": ["hyperx", "--dims", "3x2", "--cables", "2"],
     "kautz": ["kautz", "--degree", "2", "--diameter", "1"],
+    "director": ["director", "--chassis", "3", "--join", "ring", "--line-chips", "4",
+                 "--fabric-chips", "2", "--chip-ports", "8", "--external-ports", "4",
+                 "--bundle", "2"],
     "random-regular": ["random-regular", "--switches", "8", "--degree", "3", "--seed", "3"],
     "torus-failed-dual": ["torus", "--dims", "4x4", "--fail", "0.25", "--seed", "2",
                           "--dual-port"],
@@ -134,3 +137,20 @@ def test_roots_file_gives_updn_the_top_switches(tmp_path):
         assert "updn tables configured on all switches" in run.log
         for guid in guids:
             assert "Ranking root port GUID " + guid in run.log
+
+
+def test_director_roots_are_the_fabric_chips(tmp_path):
+    roots = tmp_path / "roots.txt"
+    net = generate(tmp_path, ["director", "--model", "is5100", "--chassis", "2", "--bundle", "3",
+                              "--roots", str(roots)])
+    guids = roots.read_text().split()
+    assert len(guids) == 3  # the first chassis of two
+    with IbsimFabric(str(net), str(tmp_path / "sim")) as fabric:
+        run = fabric.run_opensm(["-R", "updn", "-a", str(roots), "-D", "0x4b"])
+        assert run.returncode == 0 and run.subnet_up, run.log[-2000:]
+        assert "updn tables configured on all switches" in run.log
+        for guid in guids:
+            assert "Ranking root port GUID " + guid in run.log
+        nodes, _, _, _ = parse_ibnetdiscover(fabric.ibnetdiscover())
+    spines = {nodes[int(g, 16)][2] for g in guids}
+    assert spines == {"MF0;dir1:IS5100/S%02d/U1" % s for s in (1, 2, 3)}
