@@ -74,28 +74,26 @@ std::string host_label(const Fabric& f, PortRef p) {
          std::to_string(f.port(p).lid) + ")";
 }
 
-}  // namespace
-
-CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, unsigned threads,
-                         std::size_t max_faults) {
-  const RouteTracer tracer(fabric, lfts);
-  CheckReport report;
-  const auto& host_ports = fabric.host_ports();
-
+// Every LID of every host port, with the switch its owner hangs off.
+std::vector<Dest> destinations(const Fabric& fabric, const RouteTracer& tracer) {
   std::vector<Dest> dests;
-  for (const PortRef& h : host_ports) {
+  for (const PortRef& h : fabric.host_ports()) {
     const Port& port = fabric.port(h);
     const RouteTracer::Start s = tracer.start(h);
     for (unsigned k = 0; k < port.lid_count(); ++k)
       dests.push_back(Dest{static_cast<Lid>(port.lid + k), h, s.row});
   }
+  return dests;
+}
 
-  // Sources grouped by the switch they hang off; broken host links and
-  // host-to-host cables are settled here.
+// Sources grouped by the switch they hang off (the result); broken host
+// links and host-to-host cables are settled here, into `report` and `faults`.
+std::vector<std::vector<PortRef>> sources_by_switch(const Fabric& fabric, const RouteTracer& tracer,
+                                                    const std::vector<Dest>& dests,
+                                                    std::size_t max_faults, CheckReport& report,
+                                                    std::vector<CheckFault>& faults) {
   std::vector<std::vector<PortRef>> on_row(tracer.switch_count());
-  std::vector<Failure> host_failures;
-  std::vector<CheckFault> host_faults;
-  for (const PortRef& h : host_ports) {
+  for (const PortRef& h : fabric.host_ports()) {
     const RouteTracer::Start s = tracer.start(h);
     const std::uint64_t own = fabric.port(h).lid_count();
     report.pairs += dests.size() - own;
@@ -112,23 +110,32 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
         }
         ++report.pairs_by_kind[static_cast<int>(TraceStatus::wrong_delivery)];
         ++report.fault_count;
-        if (host_faults.size() < max_faults)
-          host_faults.push_back(CheckFault{TraceStatus::wrong_delivery, h, true, kNoNode, d.lid, 1,
-                                           host_label(fabric, h) + " is cabled to " +
-                                               host_label(fabric, s.direct) + ", not to LID " +
-                                               std::to_string(d.lid)});
+        if (faults.size() < max_faults)
+          faults.push_back(CheckFault{TraceStatus::wrong_delivery, h, true, kNoNode, d.lid, 1,
+                                      host_label(fabric, h) + " is cabled to " +
+                                          host_label(fabric, s.direct) + ", not to LID " +
+                                          std::to_string(d.lid)});
       }
       continue;
     }
     const std::uint64_t lost = dests.size() - own;
     report.pairs_by_kind[static_cast<int>(s.status)] += lost;
     ++report.fault_count;
-    if (host_faults.size() < max_faults)
-      host_faults.push_back(CheckFault{s.status, h, true, kNoNode, 0, lost,
-                                       "host link of " + host_label(fabric, h) + " is " +
-                                           trace_status_name(s.status) + ": all " +
-                                           std::to_string(lost) + " routes from it fail"});
+    if (faults.size() < max_faults)
+      faults.push_back(CheckFault{s.status, h, true, kNoNode, 0, lost,
+                                  "host link of " + host_label(fabric, h) + " is " +
+                                      trace_status_name(s.status) + ": all " +
+                                      std::to_string(lost) + " routes from it fail"});
   }
+  return on_row;
+}
+
+// Traces every (source switch, destination LID) once, weighted by the hosts
+// on that switch; threads take destinations and keep their own counters.
+std::vector<ThreadResult> trace_all(const Fabric& fabric, const RouteTracer& tracer,
+                                    const std::vector<Dest>& dests,
+                                    const std::vector<std::vector<PortRef>>& on_row,
+                                    unsigned threads) {
   std::vector<std::uint32_t> source_rows, dest_rows;
   for (std::uint32_t r = 0; r < on_row.size(); ++r)
     if (!on_row[r].empty()) source_rows.push_back(r);
@@ -138,7 +145,6 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   dest_rows.erase(std::unique(dest_rows.begin(), dest_rows.end()), dest_rows.end());
   const auto dist = distances_to(tracer, dest_rows);
 
-  // Threads take destinations; each keeps its own channel counters.
   threads = static_cast<unsigned>(
       std::max<std::size_t>(1, std::min<std::size_t>(parallel::effective_threads(threads),
                                                      std::max<std::size_t>(dests.size(), 1))));
@@ -168,9 +174,14 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
       for (ChannelId c : path) res.channel_routes[c] += w;
     }
   });
+  return results;
+}
 
-  std::vector<std::uint64_t> routes(fabric.channel_count(), 0);
-  std::vector<Failure> failures;
+// Sums the threads' counts into `report`; returns the routes per channel and
+// the failed traces in (source switch, LID) order.
+std::vector<std::uint64_t> merge(std::vector<ThreadResult>& results, std::size_t channels,
+                                 CheckReport& report, std::vector<Failure>& failures) {
+  std::vector<std::uint64_t> routes(channels, 0);
   std::uint64_t hop_sum = 0;
   for (ThreadResult& r : results) {
     report.delivered += r.delivered;
@@ -184,11 +195,17 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   report.mean_hops = routed ? static_cast<double>(hop_sum) / static_cast<double>(routed) : 0.0;
   report.minimal_share =
       routed ? static_cast<double>(report.minimal_pairs) / static_cast<double>(routed) : 0.0;
-
   std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) {
     return a.row != b.row ? a.row < b.row : a.dlid < b.dlid;
   });
-  report.faults = std::move(host_faults);
+  return routes;
+}
+
+// One finding per failed (source switch, LID), up to max_faults described.
+void report_failures(const Fabric& fabric, const RouteTracer& tracer,
+                     const std::vector<std::vector<PortRef>>& on_row,
+                     const std::vector<Failure>& failures, std::size_t max_faults,
+                     CheckReport& report) {
   for (const Failure& fl : failures) {
     report.pairs_by_kind[static_cast<int>(fl.end.status)] += fl.pairs;
     ++report.fault_count;
@@ -210,8 +227,11 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
     }
     report.faults.push_back(CheckFault{fl.end.status, example, false, sw, fl.dlid, fl.pairs, msg});
   }
+}
 
-  // Edge forwarding index over switch-to-switch channels.
+// Edge forwarding index over switch-to-switch channels.
+void edge_forwarding_index(const Fabric& fabric, const std::vector<std::uint64_t>& routes,
+                           CheckReport& report) {
   std::uint64_t sum = 0;
   for (NodeId sw : fabric.switches()) {
     const Node& node = fabric.node(sw);
@@ -231,6 +251,24 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   report.efi_mean = report.switch_channels
                         ? static_cast<double>(sum) / static_cast<double>(report.switch_channels)
                         : 0.0;
+}
+
+}  // namespace
+
+CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, unsigned threads,
+                         std::size_t max_faults) {
+  const RouteTracer tracer(fabric, lfts);
+  CheckReport report;
+  const std::vector<Dest> dests = destinations(fabric, tracer);
+  std::vector<CheckFault> host_faults;
+  const auto on_row = sources_by_switch(fabric, tracer, dests, max_faults, report, host_faults);
+  std::vector<ThreadResult> results = trace_all(fabric, tracer, dests, on_row, threads);
+  std::vector<Failure> failures;
+  const std::vector<std::uint64_t> routes =
+      merge(results, fabric.channel_count(), report, failures);
+  report.faults = std::move(host_faults);
+  report_failures(fabric, tracer, on_row, failures, max_faults, report);
+  edge_forwarding_index(fabric, routes, report);
   return report;
 }
 
