@@ -45,6 +45,22 @@ struct psssp_engine {
   std::size_t reference_cables = 0;  // live switch cables when it was made
 };
 
+// The C enums of engine_bridge.h mirror the core's: the bridge casts between them.
+static_assert(PSSSP_NODE_SWITCH == static_cast<int>(psssp::NodeType::switch_node) &&
+                  PSSSP_NODE_CA == static_cast<int>(psssp::NodeType::ca) &&
+                  PSSSP_NODE_ROUTER == static_cast<int>(psssp::NodeType::router),
+              "psssp_node_kind must follow psssp::NodeType");
+static_assert(PSSSP_SPEED_UNKNOWN == static_cast<int>(psssp::LinkSpeed::unknown) &&
+                  PSSSP_SPEED_SDR == static_cast<int>(psssp::LinkSpeed::sdr) &&
+                  PSSSP_SPEED_DDR == static_cast<int>(psssp::LinkSpeed::ddr) &&
+                  PSSSP_SPEED_QDR == static_cast<int>(psssp::LinkSpeed::qdr) &&
+                  PSSSP_SPEED_FDR10 == static_cast<int>(psssp::LinkSpeed::fdr10) &&
+                  PSSSP_SPEED_FDR == static_cast<int>(psssp::LinkSpeed::fdr) &&
+                  PSSSP_SPEED_EDR == static_cast<int>(psssp::LinkSpeed::edr) &&
+                  PSSSP_SPEED_HDR == static_cast<int>(psssp::LinkSpeed::hdr) &&
+                  PSSSP_SPEED_NDR == static_cast<int>(psssp::LinkSpeed::ndr),
+              "psssp_speed must follow psssp::LinkSpeed");
+
 namespace {
 
 // Runs `body`, turning any exception into an error code and a message, so

@@ -2,6 +2,7 @@
 #include "worker_team.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "fault_injection.h"
 
@@ -103,6 +104,7 @@ void WorkerTeam::run_each(std::uint32_t count, const Task& task) {
 }
 
 void WorkerTeam::run_batch(std::uint32_t first, std::uint32_t count, const Task& task) {
+  assert(count <= kMaxBatch && "a batch's task count must fit the ticket's 16-bit field");
   error_.reset();
   first_index_ = first;
   task_.store(&task, std::memory_order_relaxed);

@@ -7,6 +7,7 @@
 // here.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -32,6 +33,7 @@ inline std::mt19937_64 run_rng(std::uint64_t seed, std::uint64_t run) {
 // below 2^64 mod bound are rejected, the rest are reduced modulo bound.
 // (2^64 mod bound is below bound, so only a draw below bound needs it.)
 inline std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
+  assert(bound >= 1 && "uniform_below: empty range");
   for (;;) {
     const std::uint64_t x = rng();
     if (x >= bound || x >= (0 - bound) % bound) return x % bound;
@@ -41,6 +43,7 @@ inline std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
 // x % d for d >= 2 without a division: `reciprocal` is UINT64_MAX / d, so the
 // estimated quotient is at most 2 short and the remainder is corrected.
 inline std::uint64_t mod_by_reciprocal(std::uint64_t x, std::uint64_t d, std::uint64_t reciprocal) {
+  assert(d >= 2 && reciprocal == UINT64_MAX / d);
   __extension__ typedef unsigned __int128 U128;
   const auto q = static_cast<std::uint64_t>((static_cast<U128>(x) * reciprocal) >> 64);
   std::uint64_t r = x - q * d;
