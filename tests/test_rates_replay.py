@@ -6,11 +6,14 @@ cables at the same rates as the file the replay started from."""
 import json
 import os
 
+import pytest
+
 from ibsim_session import IbsimFabric
 from psssp_tools import binary, generate, replay_net, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PUBLIC_1 = os.path.join(ROOT, "core", "formats", "testdata", "public-1.topo")
+TESTDATA = os.path.join(ROOT, "core", "formats", "testdata")
+PUBLIC_1 = os.path.join(TESTDATA, "public-1.topo")
 
 
 def info(path, *args):
@@ -70,3 +73,13 @@ def test_rates_ibsim_lacks_are_named_and_scored_as_captured(tmp_path):
     replayed = read_back(replay.net, back)
     assert info(replayed)["cables"]["by_rate"] == {"4xHDR": 27}
     assert info(replayed, "--rates", str(capture))["cables"]["by_rate"] == {"4xNDR": 27}
+
+
+@pytest.mark.parametrize("capture", ["public-2.topo", "public-3.topo", "public-4.topo"])
+def test_every_public_capture_replays(tmp_path, capture):
+    # public-3.topo: self-cabled switch ports, and a first CA cabled on port 2
+    # only (ibsim puts the SM on the first record's first port).
+    path = os.path.join(TESTDATA, capture)
+    replay = replay_net(path, str(tmp_path))
+    assert replay.captured
+    assert_same_rates(path, read_back(replay.net, tmp_path))

@@ -124,6 +124,19 @@ TEST(NetWriter, EveryRateIbsimHasReadsBack) {
   EXPECT_EQ(report.substituted, expected);
 }
 
+// ibsim attaches the SM to the first record's first port: never a CA whose
+// port 1 is not cabled (public-3.topo's first CA uses only port 2).
+TEST(NetWriter, FirstRecordIsACaWithPort1Cabled) {
+  Fabric f;
+  const NodeId s = f.add_node(NodeType::switch_node, "s", 4);
+  const NodeId a = f.add_node(NodeType::ca, "a", 2), b = f.add_node(NodeType::ca, "b", 1);
+  f.connect({a, 2}, {s, 1});
+  f.connect({b, 1}, {s, 2});
+  const auto records = parse(net_of(f));
+  ASSERT_FALSE(records.empty());
+  EXPECT_EQ(records.front().name, "b");
+}
+
 TEST(NetWriter, RejectsNamesIbsimCannotRead) {
   Fabric f;
   const NodeId s = f.add_node(NodeType::switch_node, "sw", 4);

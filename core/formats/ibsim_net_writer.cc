@@ -135,7 +135,7 @@ void write_record(std::ostream& out, const Fabric& fabric, NodeId id, NetWriteRe
 NetWriteReport write_ibsim_net(std::ostream& out, const Fabric& fabric) {
   NetWriteReport report;
   std::size_t switches = 0, ports = 0, cables = 0;
-  NodeId first = kNoNode;  // ibsim attaches clients (the SM) to the first record's port
+  NodeId first = kNoNode;  // the record written first: where ibsim attaches the SM
   for (NodeId id = 0; id < fabric.node_count(); ++id) {
     const Node& n = fabric.node(id);
     switches += n.is_switch();
@@ -144,8 +144,12 @@ NetWriteReport write_ibsim_net(std::ostream& out, const Fabric& fabric) {
       const PortRef r = n.ports[p].remote;
       if (!r.valid()) continue;
       cables += r.node > id || (r.node == id && r.port > p);
-      if (first == kNoNode && n.type == NodeType::ca) first = id;
     }
+    // ibsim attaches the SM to the first record's first port (port 1 of a
+    // CA): a CA whose port 1 is cabled, or the SM would sit on a dead port.
+    if (first == kNoNode && n.type == NodeType::ca && n.num_ports() >= 1 &&
+        n.ports[1].remote.valid())
+      first = id;
   }
   out << "# ibsim net file: " << switches << " switches, " << fabric.node_count() - switches
       << " other nodes, " << cables << " cables\n";
