@@ -155,6 +155,32 @@ def check_pattern(pattern):
             pattern, ", ".join(PATTERNS)))
 
 
+def add_scoring_arguments(parser):
+    """The psssp-sim score options compare-engines and check-fabric pass through."""
+    parser.add_argument("--maxmin", action="store_true",
+                        help="also the max-min fair eBB (psssp-sim score --maxmin)")
+    hosts = parser.add_mutually_exclusive_group()
+    hosts.add_argument("--hosts-regex", metavar="RE",
+                       help="score only hosts whose node description matches RE")
+    hosts.add_argument("--hosts-file", metavar="GUIDS",
+                       help="score only the hosts listed by port or node GUID")
+    parser.add_argument("--mapping", metavar="M",
+                        help="rank -> host mapping of psssp-sim score: linear, random or FILE")
+    parser.add_argument("--grid", metavar="AxB[xC]", help="grid of halo2d/halo3d")
+    parser.add_argument("--node-name-map", metavar="FILE",
+                        help="name nodes in findings by this infiniband-diags node name map")
+
+
+def check_scoring_files(args):
+    """Raises UsageError for a file option of add_scoring_arguments that names no file,
+    before anything runs."""
+    mapping_file = args.mapping if args.mapping not in (None, "linear", "random") else None
+    for option, path in (("--hosts-file", args.hosts_file),
+                         ("--node-name-map", args.node_name_map), ("--mapping", mapping_file)):
+        if path and not os.path.isfile(path):
+            raise UsageError("%s %s: no such file" % (option, path))
+
+
 def fabric_options(args):
     """The psssp-sim options on the fabric that a script passes to check and score."""
     return ["--node-name-map", args.node_name_map] if args.node_name_map else []
