@@ -28,6 +28,8 @@ struct Failure {
 
 struct ThreadResult {
   std::vector<std::uint64_t> channel_routes;
+  std::vector<std::uint64_t> row_delivered;  // delivered destination LIDs per source row
+  std::vector<std::uint64_t> own_delivered;  // per host channel: of those, its own LIDs
   std::vector<Failure> failures;
   std::uint64_t delivered = 0, hop_sum = 0, minimal = 0;
   std::uint32_t max_hops = 0;
@@ -143,7 +145,11 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
       std::max<std::size_t>(1, std::min<std::size_t>(parallel::effective_threads(threads),
                                                      std::max<std::size_t>(dests.size(), 1))));
   std::vector<ThreadResult> results(threads);
-  for (ThreadResult& res : results) res.channel_routes.assign(fabric.channel_count(), 0);
+  for (ThreadResult& res : results) {
+    res.channel_routes.assign(fabric.channel_count(), 0);
+    res.row_delivered.assign(tracer.switch_count(), 0);
+    res.own_delivered.assign(fabric.channel_count(), 0);
+  }
   std::vector<std::vector<ChannelId>> paths(threads);
   parallel::parallel_for(dests.size(), threads, [&](std::size_t di, unsigned t) {
     ThreadResult& res = results[t];
@@ -152,8 +158,9 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
     for (std::uint32_t row : source_rows) {
       const auto& hosts = on_row[row];
       std::uint64_t w = hosts.size();
-      if (d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end())
-        --w;  // a port does not route to itself
+      const bool own_row =
+          d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end();
+      if (own_row) --w;  // a port does not route to itself
       if (w == 0) continue;
       path.clear();
       const TraceEnd end = tracer.trace(row, d.lid, [&](ChannelId c) { path.push_back(c); });
@@ -162,6 +169,8 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
         continue;
       }
       res.delivered += w;
+      ++res.row_delivered[row];  // every host of the row but the owner sends over its cable
+      if (own_row) ++res.own_delivered[fabric.channel(d.owner)];
       res.hop_sum += w * end.hops;
       res.max_hops = std::max(res.max_hops, end.hops);
       if (d.dest_row != RouteTracer::kNoRow && dist[d.dest_row][row] == end.hops) res.minimal += w;
@@ -178,6 +187,11 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
     report.minimal_pairs += r.minimal;
     report.max_hops = std::max(report.max_hops, r.max_hops);
     for (std::size_t c = 0; c < routes.size(); ++c) routes[c] += r.channel_routes[c];
+    for (std::uint32_t row = 0; row < on_row.size(); ++row)
+      for (const PortRef& h : on_row[row]) {
+        const ChannelId c = fabric.channel(h);  // the host's own cable, host to switch
+        routes[c] += r.row_delivered[row] - r.own_delivered[c];
+      }
     failures.insert(failures.end(), r.failures.begin(), r.failures.end());
   }
   const std::uint64_t routed = report.delivered;
@@ -231,6 +245,7 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   report.efi_mean = report.switch_channels
                         ? static_cast<double>(sum) / static_cast<double>(report.switch_channels)
                         : 0.0;
+  report.channel_routes = std::move(routes);
   return report;
 }
 
