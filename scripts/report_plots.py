@@ -23,7 +23,7 @@ def _pyplot():
     return plt
 
 
-def _colours(engines):
+def engine_colours(engines):
     """psssp red everywhere, every other engine its own colour of the cycle."""
     others = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
               "tab:gray", "tab:olive", "tab:cyan"]
@@ -59,7 +59,7 @@ def load_cdfs(panels, engines, title, path, xlabel):
     plt = _pyplot()
     if plt is None or not engines:
         return None
-    colours, styles = _colours(engines), _styles(engines)
+    colours, styles = engine_colours(engines), _styles(engines)
     fig, axes = plt.subplots(len(panels), 2, figsize=(10, 3.2 * len(panels) + 0.6),
                              squeeze=False)
     for row, (label, data) in enumerate(panels):
@@ -90,7 +90,7 @@ def ebb_histograms(histograms, patterns, engines, title, path):
     plt = _pyplot()
     if plt is None or not engines:
         return None
-    colours, styles = _colours(engines), _styles(engines)
+    colours, styles = engine_colours(engines), _styles(engines)
     fig, axes = plt.subplots(1, len(patterns), figsize=(max(7, 4.2 * len(patterns)), 3.6),
                              squeeze=False)
     for col, pattern in enumerate(patterns):
