@@ -14,8 +14,9 @@
 namespace psssp::sim {
 namespace {
 
-constexpr std::size_t kNeatoLimit = 150;  // switches; sfdp above
-constexpr std::size_t kLabelLimit = 200;  // switches; points without labels above
+constexpr std::size_t kNeatoLimit = 150;    // switches; sfdp above
+constexpr std::size_t kLabelLimit = 200;    // switches; points without labels above
+constexpr std::size_t kTallTreeLimit = 64;  // switches; larger trees are drawn taller
 
 std::string quoted(const std::string& s) {
   std::string out = "\"";
@@ -123,6 +124,7 @@ void write_fabric_dot(std::ostream& out, const Fabric& f, const DotOptions& o) {
       << "  graph [layout=" << layout
       << ", overlap=false, outputorder=edgesfirst, splines=false, fontsize=10";
   if (tree) out << ", ranksep=1.2, nodesep=0.05";
+  if (tree && switches.size() > kTallTreeLimit) out << ", ratio=0.35";  // not a thin strip
   if (!o.title.empty()) out << ", labelloc=t, label=" << quoted(o.title);
   if (o.loads) out << ", psssp_busiest=" << number(busiest);
   out << "];\n";
@@ -168,7 +170,7 @@ void write_fabric_dot(std::ostream& out, const Fabric& f, const DotOptions& o) {
                     (1.0 - t) * 2.0 / 3.0);  // HSV: blue .. red
       out << ", load_fwd=" << number(c.ab) << ", load_back=" << number(c.ba)
           << ", load=" << number(load) << ", color=\"" << color
-          << "\", penwidth=" << number(0.4 + 4.6 * t)
+          << "\", penwidth=" << number(0.4 + (labels ? 4.6 : 1.6) * t)
           << ", tooltip=" << quoted("load " + number(c.ab) + " / " + number(c.ba));
     }
     out << "];\n";
