@@ -73,6 +73,7 @@ DEMO_RUNS ?= 1000
 demo: build
 	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) scripts/compare-engines --topology "$(DEMO_TOPOLOGY)" \
 	  --runs $(DEMO_RUNS) --psssp-options vls=8 --out demo-out
+	@echo "demo report (one self-contained page, opens offline): $(abspath demo-out/report.html)"
 
 # Installs under $(DESTDIR)$(PREFIX), stripped: libpsssp.so where OpenSM's
 # dlopen() finds it (lib/, or the multiarch lib dir with PREFIX=/usr), the

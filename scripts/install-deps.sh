@@ -9,6 +9,7 @@ packages=(
   libboost-graph-dev cmake ninja-build make g++ libgtest-dev
   clang libclang-rt-14-dev clang-format
   python3 python3-pytest python3-pytest-xdist python3-pytest-timeout python3-matplotlib
+  graphviz chromium
   libcli11-dev nlohmann-json3-dev libre2-dev pkg-config
   debhelper dpkg-dev fakeroot lintian
 )

@@ -14,8 +14,8 @@ import pytest
 from psssp_tools import ROOT, binary, generate
 
 SCRIPTS = os.path.join(ROOT, "scripts")
-MODULES = ["check_report.py", "ibsim_session.py", "opensm_engines.py", "opensm_log.py",
-           "psssp_tools.py"]
+MODULES = ["cable_loads.py", "check_report.py", "ibsim_session.py", "opensm_engines.py",
+           "opensm_log.py", "psssp_tools.py", "report_page.py", "report_plots.py"]
 
 
 def script(name, *args, env=None, cwd=None, path=SCRIPTS):
@@ -105,6 +105,9 @@ def test_check_fabric_refuses_a_workdir_that_is_a_file(net, tmp_path):
     (["--topology", "torus --dims 3x3", "--engines", "minhop,bogus"], ["bogus"]),
     (["--topology", "torus --dims 3x3", "--engines", "psssp", "--psssp-options",
       "vls=2\nrouting_engine minhop"], ["--psssp-options", "one line"]),
+    (["--topology", "torus --dims 3x3", "--hot-spots", "0"], ["--hot-spots", "at least 1"]),
+    (["--topology", "torus --dims 3x3", "--engines", "minhop,sssp", "--view-engine", "psssp"],
+     ["--view-engine psssp", "not among --engines"]),
 ])
 def test_compare_engines_refuses_bad_options(tmp_path, args, words):
     out = tmp_path / "out"

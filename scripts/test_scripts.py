@@ -5,6 +5,8 @@ OpenSM on ibsim."""
 import csv
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -261,3 +263,81 @@ def test_check_fabric_cleans_up_after_sigterm(tmp_path):
     assert "Traceback" not in proc.stderr.read()
     assert not [pid for pid in started if _alive(pid)]
     assert list(temp.iterdir()) == []
+
+
+# -- report.html in a real browser -------------------------------------------
+
+PROBE = """<script>window.addEventListener("load", () => {
+  const images = [...document.images];
+  const b = document.body;
+  b.setAttribute("data-images", images.length);
+  b.setAttribute("data-loaded", images.filter(i => i.complete && i.naturalWidth > 0).length);
+  b.setAttribute("data-rows", document.querySelectorAll("table.results tbody tr").length);
+});</script></body>"""
+
+
+def _browser():
+    for name in ("chromium", "chromium-headless-shell", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no chromium (scripts/install-deps.sh installs it)")
+
+
+def _open_in_browser(page, tmp_path, extra=""):
+    """Opens a copy of `page` with a probe script in headless Chromium:
+    (images, images loaded, result rows), as the rendered DOM tells."""
+    probe = tmp_path / ("probe-%d.html" % len(list(tmp_path.glob("probe-*"))))
+    probe.write_text(page.read_text().replace("</body>", extra + PROBE))
+    res = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu",
+                          "--disable-dev-shm-usage", "--virtual-time-budget=10000",
+                          "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                         timeout=300)
+    body = re.search(r'<body data-images="(\d+)" data-loaded="(\d+)" data-rows="(\d+)"',
+                     res.stdout)
+    assert body, (res.returncode, res.stdout[:500], res.stderr[-2000:])
+    return tuple(int(g) for g in body.groups())
+
+
+def test_compare_engines_report_page_opens_offline_with_every_plot(tmp_path):
+    out = tmp_path / "out"
+    # The site's names for the four spines (psssp-topo's GUIDs 0x5053570000000004..7).
+    names = tmp_path / "site.map"
+    names.write_text("".join('0x505357000000000%d "core-%d"\n' % (4 + i, i) for i in range(4)))
+    res = _script("compare-engines", "--topology", "kary-ntree --k 4 --n 2",
+                  "--engines", "minhop,psssp", "--runs", 100, "--out", out, "--hot-spots", 3,
+                  "--node-name-map", names)
+    assert res.returncode == 0, res.stderr[-3000:]
+    report = out / "report.html"
+    assert res.stdout.rstrip().splitlines()[-1] == "report: %s" % report
+    pngs = ["ebb.png", "cable-flows.png", "cable-routes.png", "ebb-histogram.png",
+            "topology.png"]
+    for png in pngs:
+        assert (out / png).read_bytes().startswith(b"\x89PNG"), png
+    page = report.read_text()
+    # Self-contained: every image inline, nothing fetched.
+    assert page.count('src="data:image/png;base64,') == len(pngs)
+    assert not re.search(r'(src|href)="(?!data:)', page)
+    assert "psssp-sim score" in page and "psssp-sim check" in page  # the commands run
+    images, loaded, rows = _open_in_browser(report, tmp_path)
+    assert (images, loaded, rows) == (len(pngs), len(pngs), 2)
+    # The probe can tell a broken image: a PNG cut short does not load.
+    broken = '<img src="data:image/png;base64,iVBORw0KGgo=">'
+    assert _open_in_browser(report, tmp_path, broken) == (len(pngs) + 1, len(pngs), 2)
+
+    # Hot spots: the 3 busiest switch cables per engine, named by description (the
+    # site's name where the map has one) and port; every switch cable has a spine end.
+    data = json.load(open(out / "results.json"))
+    assert [e["engine"] for e in data["engines"]] == ["minhop", "psssp"]
+    for engine in ("minhop", "psssp"):
+        spots = data["hot_spots"][engine]
+        assert len(spots) == 3 and all(s["kind"] == "switch" for s in spots)
+        assert [s["mean_flows"] for s in spots] == sorted((s["mean_flows"] for s in spots),
+                                                          reverse=True)
+        for s in spots:
+            assert re.fullmatch(r'"(leaf|core)-\d" port \d -> "(leaf|core)-\d" port \d',
+                                s["cable"]) and "core-" in s["cable"], s
+        assert spots[0]["routes"] > 0
+    assert data["hot_spots"]["psssp"][0]["cable"] in (out / "results.md").read_text()
+    assert len(data["engines"][1]["by_pattern"]["bisect"]["histogram"]) > 1
+    assert "core-0" in (out / "topology.dot").read_text()

@@ -9,11 +9,13 @@
 
 #include "cli/command_line.h"
 #include "cli/json_report.h"
+#include "cli/output_files.h"
 #include "commands.h"
 #include "deadlock_option.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
+#include "link_table.h"
 #include "output_util.h"
 #include "route_checker.h"
 
@@ -28,7 +30,7 @@ constexpr const char* kDescription =
 
 struct CheckOptions {
   FabricInput input;
-  std::string routes, same_as;
+  std::string routes, same_as, link_csv;
   bool json = false, deadlock = false;
   std::size_t max_faults = 20;
   unsigned threads = 0;
@@ -136,7 +138,21 @@ std::string table_differences(const Fabric& f, const ForwardingTables& a, const 
   return out;
 }
 
+// Per directed cable the delivered routes over it (static: every host pair once).
+void write_link_csv(std::ostream& out, const Fabric& f, const CheckReport& r) {
+  out << "node_guid,node,port,remote_guid,remote,remote_port,gbps,routes,kind\n";
+  for (ChannelId c = 0; c < f.channel_count(); ++c) {
+    const PortRef p = f.channel_port(c);
+    if (p.port == 0 || !f.port(p).connected()) continue;
+    out << link_csv_ends(f, p) << ',' << r.channel_routes[c] << ',' << link_kind(f, p) << '\n';
+  }
+}
+
 int check(const CheckOptions& o) {
+  cli::OutputFiles outputs;
+  outputs.claim_stdout(o.json ? "--json" : "the check report");
+  std::ostream* link_csv_out =
+      o.link_csv.empty() ? nullptr : &outputs.open(o.link_csv, "--link-csv");
   const auto t0 = std::chrono::steady_clock::now();
   const Fabric fabric = load_fabric(o.input);
   const ForwardingTables lfts = read_lfts(o.routes, fabric);
@@ -150,6 +166,7 @@ int check(const CheckOptions& o) {
   if (o.deadlock) loops = check_credit_loops(fabric, lfts, o.deadlock_inputs);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (link_csv_out) write_link_csv(*link_csv_out, fabric, report);
   if (o.json) {
     print_json(o, fabric, report, loops, seconds);
   } else {
@@ -159,6 +176,7 @@ int check(const CheckOptions& o) {
   if (!o.same_as.empty())
     std::fputs(differences.empty() ? "tables identical\n" : differences.c_str(),
                o.json ? stderr : stdout);
+  outputs.commit();
   return report.ok() && loops.deadlock_free && differences.empty() ? cli::kExitOk
                                                                    : cli::kExitCheckFailed;
 }
@@ -192,6 +210,9 @@ void define_options(CLI::App& cmd, CheckOptions& o) {
                  "SL-to-VL maps from opensm-sl2vl.dump (default: identity)")
       ->type_name("F")
       ->needs(deadlock);
+  cmd.add_option("--link-csv", o.link_csv,
+                 "per directed cable (host cables too): the delivered routes over it")
+      ->type_name("F");
   cmd.add_option("--same-as", o.same_as,
                  "also require DUMP2 (any LFT dump format) to hold the same\n"
                  "port for every switch and LID; lists the first differences")

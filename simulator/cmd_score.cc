@@ -19,6 +19,7 @@
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
 #include "host_set.h"
+#include "link_table.h"
 #include "output_util.h"
 #include "patterns.h"
 #include "stats.h"
@@ -136,23 +137,18 @@ void write_patterns(std::ostream& out, const PatternGenerator& gen, std::uint64_
 
 void write_link_csv(std::ostream& out, const Fabric& f, const std::vector<Routing>& routings,
                     const std::vector<RoutingScores>& scores, std::uint64_t runs) {
-  out << "routing,node_guid,node,port,remote_guid,remote,remote_port,gbps,mean_flows,max_flows\n";
+  out << "routing,node_guid,node,port,remote_guid,remote,remote_port,gbps,mean_flows,max_flows,"
+         "kind\n";
   for (std::size_t i = 0; i < routings.size(); ++i)
     for (ChannelId c = 0; c < f.channel_count(); ++c) {
       const PortRef p = f.channel_port(c);
-      const Port& port = f.port(p);
-      if (p.port == 0 || !port.connected()) continue;
-      const Node& a = f.node(p.node);
-      const Node& b = f.node(port.remote.node);
+      if (p.port == 0 || !f.port(p).connected()) continue;
       char mean[32];
       std::snprintf(
           mean, sizeof mean, "%.6f",
           runs ? static_cast<double>(scores[i].links.sum[c]) / static_cast<double>(runs) : 0.0);
-      out << csv_field(routings[i].name) << ',' << hex_guid(a.guid) << ','
-          << csv_field(a.description.empty() ? a.name : a.description) << ',' << int{p.port} << ','
-          << hex_guid(b.guid) << ',' << csv_field(b.description.empty() ? b.name : b.description)
-          << ',' << int{port.remote.port} << ',' << port.rate.gbps() << ',' << mean << ','
-          << scores[i].links.max[c] << '\n';
+      out << csv_field(routings[i].name) << ',' << link_csv_ends(f, p) << ',' << mean << ','
+          << scores[i].links.max[c] << ',' << link_kind(f, p) << '\n';
     }
 }
 

@@ -28,6 +28,8 @@ struct Failure {
 
 struct ThreadResult {
   std::vector<std::uint64_t> channel_routes;
+  std::vector<std::uint64_t> row_delivered;  // delivered destination LIDs per source row
+  std::vector<std::uint64_t> own_delivered;  // per host channel: of those, its own LIDs
   std::vector<Failure> failures;
   std::uint64_t delivered = 0, hop_sum = 0, minimal = 0;
   std::uint32_t max_hops = 0;
@@ -149,7 +151,11 @@ std::vector<ThreadResult> trace_all(const Fabric& fabric, const RouteTracer& tra
       std::max<std::size_t>(1, std::min<std::size_t>(parallel::effective_threads(threads),
                                                      std::max<std::size_t>(dests.size(), 1))));
   std::vector<ThreadResult> results(threads);
-  for (ThreadResult& res : results) res.channel_routes.assign(fabric.channel_count(), 0);
+  for (ThreadResult& res : results) {
+    res.channel_routes.assign(fabric.channel_count(), 0);
+    res.row_delivered.assign(tracer.switch_count(), 0);
+    res.own_delivered.assign(fabric.channel_count(), 0);
+  }
   std::vector<std::vector<ChannelId>> paths(threads);
   parallel::parallel_for(dests.size(), threads, [&](std::size_t di, unsigned t) {
     ThreadResult& res = results[t];
@@ -158,8 +164,9 @@ std::vector<ThreadResult> trace_all(const Fabric& fabric, const RouteTracer& tra
     for (std::uint32_t row : source_rows) {
       const auto& hosts = on_row[row];
       std::uint64_t w = hosts.size();
-      if (d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end())
-        --w;  // a port does not route to itself
+      const bool own_row =
+          d.dest_row == row && std::find(hosts.begin(), hosts.end(), d.owner) != hosts.end();
+      if (own_row) --w;  // a port does not route to itself
       if (w == 0) continue;
       path.clear();
       const TraceEnd end = tracer.trace(row, d.lid, [&](ChannelId c) { path.push_back(c); });
@@ -168,6 +175,8 @@ std::vector<ThreadResult> trace_all(const Fabric& fabric, const RouteTracer& tra
         continue;
       }
       res.delivered += w;
+      ++res.row_delivered[row];  // every host of the row but the owner sends over its cable
+      if (own_row) ++res.own_delivered[fabric.channel(d.owner)];
       res.hop_sum += w * end.hops;
       res.max_hops = std::max(res.max_hops, end.hops);
       if (d.dest_row != RouteTracer::kNoRow && dist[d.dest_row][row] == end.hops) res.minimal += w;
@@ -177,11 +186,12 @@ std::vector<ThreadResult> trace_all(const Fabric& fabric, const RouteTracer& tra
   return results;
 }
 
-// Sums the threads' counts into `report`; returns the routes per channel and
-// the failed traces in (source switch, LID) order.
-std::vector<std::uint64_t> merge(std::vector<ThreadResult>& results, std::size_t channels,
+// Sums the threads' counts into `report`; returns the routes per channel
+// (host cables included) and the failed traces in (source switch, LID) order.
+std::vector<std::uint64_t> merge(std::vector<ThreadResult>& results, const Fabric& fabric,
+                                 const std::vector<std::vector<PortRef>>& on_row,
                                  CheckReport& report, std::vector<Failure>& failures) {
-  std::vector<std::uint64_t> routes(channels, 0);
+  std::vector<std::uint64_t> routes(fabric.channel_count(), 0);
   std::uint64_t hop_sum = 0;
   for (ThreadResult& r : results) {
     report.delivered += r.delivered;
@@ -189,6 +199,11 @@ std::vector<std::uint64_t> merge(std::vector<ThreadResult>& results, std::size_t
     report.minimal_pairs += r.minimal;
     report.max_hops = std::max(report.max_hops, r.max_hops);
     for (std::size_t c = 0; c < routes.size(); ++c) routes[c] += r.channel_routes[c];
+    for (std::uint32_t row = 0; row < on_row.size(); ++row)
+      for (const PortRef& h : on_row[row]) {
+        const ChannelId c = fabric.channel(h);  // the host's own cable, host to switch
+        routes[c] += r.row_delivered[row] - r.own_delivered[c];
+      }
     failures.insert(failures.end(), r.failures.begin(), r.failures.end());
   }
   const std::uint64_t routed = report.delivered;
@@ -264,11 +279,11 @@ CheckReport check_routes(const Fabric& fabric, const ForwardingTables& lfts, uns
   const auto on_row = sources_by_switch(fabric, tracer, dests, max_faults, report, host_faults);
   std::vector<ThreadResult> results = trace_all(fabric, tracer, dests, on_row, threads);
   std::vector<Failure> failures;
-  const std::vector<std::uint64_t> routes =
-      merge(results, fabric.channel_count(), report, failures);
+  std::vector<std::uint64_t> routes = merge(results, fabric, on_row, report, failures);
   report.faults = std::move(host_faults);
   report_failures(fabric, tracer, on_row, failures, max_faults, report);
   edge_forwarding_index(fabric, routes, report);
+  report.channel_routes = std::move(routes);
   return report;
 }
 

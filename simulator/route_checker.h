@@ -45,6 +45,10 @@ struct CheckReport {
   double efi_mean = 0.0;
   ChannelId efi_max_channel = 0;
   std::size_t switch_channels = 0;
+  // Delivered routes per directed channel (indexed by ChannelId), host
+  // cables included: a host's cable to its switch carries every route from
+  // it, the switch's cable to the host every route to it.
+  std::vector<std::uint64_t> channel_routes;
 
   bool ok() const { return pairs == delivered; }
 };

@@ -38,6 +38,32 @@ TEST(RouteChecker, ValidChain) {
   EXPECT_TRUE(r.faults.empty());
 }
 
+TEST(RouteChecker, RoutesPerCableHostCablesIncluded) {
+  const Case k;
+  const CheckReport r = k.run();
+  const Fabric& f = k.c.fabric;
+  ASSERT_EQ(r.channel_routes.size(), f.channel_count());
+  for (NodeId h : k.c.hosts) {
+    const PortRef host{h, 1};
+    EXPECT_EQ(r.channel_routes[f.channel(host)], 5u) << "from host " << h;               // to 5
+    EXPECT_EQ(r.channel_routes[f.channel(f.port(host).remote)], 5u) << "to host " << h;  // from 5
+  }
+  // A's cable to B: A's 2 hosts to the 4 elsewhere.
+  EXPECT_EQ(r.channel_routes[f.channel(PortRef{k.c.sw[0], kH + 1})], 8u);
+}
+
+TEST(RouteChecker, RoutesPerCableCountOnlyDeliveredRoutes) {
+  Case k;
+  k.lfts.set(k.c.sw[1], k.lid(4), kNoPath);  // B drops traffic for host 4 (on C)
+  const CheckReport r = k.run();
+  const Fabric& f = k.c.fabric;
+  // Host 0 (on A) reaches 4 of 5; host 5 (on C, beside host 4) all 5.
+  EXPECT_EQ(r.channel_routes[f.channel(PortRef{k.c.hosts[0], 1})], 4u);
+  EXPECT_EQ(r.channel_routes[f.channel(PortRef{k.c.hosts[5], 1})], 5u);
+  // Host 4 receives only from host 5.
+  EXPECT_EQ(r.channel_routes[f.channel(f.port(PortRef{k.c.hosts[4], 1}).remote)], 1u);
+}
+
 TEST(RouteChecker, BlackHole) {
   Case k;
   k.lfts.set(k.c.sw[1], k.lid(4), kNoPath);  // B drops traffic for host 4 (on C)

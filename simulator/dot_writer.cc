@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "dot_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <ostream>
+#include <vector>
+
+#include "fabric/tree_roots.h"
+#include "output_util.h"
+
+namespace psssp::sim {
+namespace {
+
+constexpr std::size_t kNeatoLimit = 150;    // switches; sfdp above
+constexpr std::size_t kLabelLimit = 200;    // switches; points without labels above
+constexpr std::size_t kTallTreeLimit = 64;  // switches; larger trees are drawn taller
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// Levels of a fat tree, roots 0; empty if the fabric is no tree.
+std::map<NodeId, unsigned> tree_levels(const Fabric& f) {
+  std::map<NodeId, unsigned> level;
+  const std::vector<NodeId> roots = fat_tree_roots(f);
+  std::deque<NodeId> queue;
+  for (NodeId r : roots) {
+    level[r] = 0;
+    queue.push_back(r);
+  }
+  while (!queue.empty()) {
+    const NodeId u = queue.front();
+    queue.pop_front();
+    const Node& n = f.node(u);
+    for (PortNum p = 1; p < n.ports.size(); ++p) {
+      const Port& port = n.ports[p];
+      if (!port.connected() || !f.node(port.remote.node).is_switch()) continue;
+      if (level.emplace(port.remote.node, level[u] + 1).second) queue.push_back(port.remote.node);
+    }
+  }
+  return level;
+}
+
+double load_of(const LinkLoads& loads, const Fabric& f, PortRef p, bool& known) {
+  const auto it = loads.find({f.node(p.node).guid, p.port});
+  if (it == loads.end()) return 0.0;
+  known = true;
+  return it->second;
+}
+
+}  // namespace
+
+void write_fabric_dot(std::ostream& out, const Fabric& f, const DotOptions& o) {
+  const std::vector<NodeId>& switches = f.switches();
+  std::map<NodeId, std::size_t> index;
+  for (std::size_t i = 0; i < switches.size(); ++i) index[switches[i]] = i;
+  const std::map<NodeId, unsigned> level = tree_levels(f);
+  const bool tree = !level.empty();
+  const char* layout = tree ? "dot" : switches.size() <= kNeatoLimit ? "neato" : "sfdp";
+  const bool labels = switches.size() <= kLabelLimit;
+  const auto level_of = [&](NodeId sw) {
+    const auto it = level.find(sw);
+    return it == level.end() ? 0u : it->second;
+  };
+
+  // Cables between switches, each once (from the end with the lower node id,
+  // or the lower port on a cable from a switch to itself).
+  struct Cable {
+    PortRef a, b;
+    double ab = 0, ba = 0;
+    bool known = false;
+  };
+  std::vector<Cable> cables;
+  double busiest = 0;
+  std::map<NodeId, double> host_load;  // per switch: the busiest of its host cables
+  for (NodeId sw : switches) {
+    const Node& n = f.node(sw);
+    for (PortNum p = 1; p < n.ports.size(); ++p) {
+      const Port& port = n.ports[p];
+      if (!port.connected()) continue;
+      const PortRef a{sw, p};
+      if (!f.node(port.remote.node).is_switch()) {
+        if (o.loads) {
+          bool known = false;
+          const double load =
+              std::max(load_of(*o.loads, f, a, known), load_of(*o.loads, f, port.remote, known));
+          host_load[sw] = std::max(host_load[sw], load);
+        }
+        continue;
+      }
+      if (port.remote.node < sw || (port.remote.node == sw && port.remote.port < p)) continue;
+      Cable c{a, port.remote};
+      if (tree && level_of(c.b.node) < level_of(c.a.node)) std::swap(c.a, c.b);  // roots on top
+      if (o.loads) {
+        c.ab = load_of(*o.loads, f, c.a, c.known);
+        c.ba = load_of(*o.loads, f, c.b, c.known);
+        busiest = std::max({busiest, c.ab, c.ba});
+      }
+      cables.push_back(c);
+    }
+  }
+
+  out << "// psssp-sim convert --format dot: " << switches.size() << " switches, " << cables.size()
+      << " switch-to-switch cables" << (tree ? ", a fat tree" : "") << "\n"
+      << "graph fabric {\n"
+      << "  graph [layout=" << layout
+      << ", overlap=false, outputorder=edgesfirst, splines=false, fontsize=10";
+  if (tree) out << ", ranksep=1.2, nodesep=0.05";
+  if (tree && switches.size() > kTallTreeLimit) out << ", ratio=0.35";  // not a thin strip
+  if (!o.title.empty()) out << ", labelloc=t, label=" << quoted(o.title);
+  if (o.loads) out << ", psssp_busiest=" << number(busiest);
+  out << "];\n";
+  if (labels)
+    out << "  node [shape=box, style=filled, fillcolor=white, fontsize=8, height=0.2, "
+           "margin=0.03];\n";
+  else
+    out << "  node [shape=point, width=0.06, label=\"\"];\n";
+  out << "  edge [color=\"#888888\"];\n";
+  for (NodeId sw : switches) {
+    const Node& n = f.node(sw);
+    unsigned hosts = 0;
+    for (PortNum p = 1; p < n.ports.size(); ++p)
+      if (n.ports[p].connected() && !f.node(n.ports[p].remote.node).is_switch()) ++hosts;
+    const std::string name = n.description.empty() ? n.name : n.description;
+    out << "  s" << index[sw] << " [guid=\"" << hex_guid(n.guid) << "\", hosts=" << hosts;
+    if (labels)
+      out << ", label=" << quoted(name + (hosts ? "\n" + std::to_string(hosts) + " hosts" : ""));
+    out << ", tooltip=" << quoted(name + " " + hex_guid(n.guid));
+    if (tree) out << ", level=" << level_of(sw);
+    if (o.loads) out << ", host_load=" << number(host_load[sw]);
+    out << "];\n";
+  }
+  if (tree) {
+    std::map<unsigned, std::vector<std::size_t>> ranks;
+    for (NodeId sw : switches) ranks[level_of(sw)].push_back(index[sw]);
+    for (const auto& [lvl, members] : ranks) {
+      out << "  { rank=same;";
+      for (std::size_t i : members) out << " s" << i << ";";
+      out << " }\n";
+    }
+  }
+  for (const Cable& c : cables) {
+    const Port& pa = f.port(c.a);
+    out << "  s" << index[c.a.node] << " -- s" << index[c.b.node] << " [ports=\"" << int{c.a.port}
+        << ":" << int{c.b.port} << "\", gbps=" << number(pa.rate.gbps());
+    if (!pa.healthy || !f.port(c.b).healthy) out << ", style=dashed, down=true";
+    if (o.loads && c.known) {
+      const double load = std::max(c.ab, c.ba);
+      const double t = busiest > 0 ? load / busiest : 0.0;
+      char color[48];
+      std::snprintf(color, sizeof color, "%.3f 0.850 0.850",
+                    (1.0 - t) * 2.0 / 3.0);  // HSV: blue .. red
+      out << ", load_fwd=" << number(c.ab) << ", load_back=" << number(c.ba)
+          << ", load=" << number(load) << ", color=\"" << color
+          << "\", penwidth=" << number(0.4 + (labels ? 4.6 : 1.6) * t)
+          << ", tooltip=" << quoted("load " + number(c.ab) + " / " + number(c.ba));
+    }
+    out << "];\n";
+  }
+  out << "}\n";
+}
+
+}  // namespace psssp::sim
