@@ -341,3 +341,16 @@ def test_compare_engines_report_page_opens_offline_with_every_plot(tmp_path):
     assert data["hot_spots"]["psssp"][0]["cable"] in (out / "results.md").read_text()
     assert len(data["engines"][1]["by_pattern"]["bisect"]["histogram"]) > 1
     assert "core-0" in (out / "topology.dot").read_text()
+
+
+def test_compare_engines_on_a_one_host_capture_reports_instead_of_failing(tmp_path):
+    # public-4.topo has a single cabled host port: nothing to score, not an error.
+    capture = os.path.join(ROOT, "core", "formats", "testdata", "public-4.topo")
+    out = tmp_path / "out"
+    res = _script("compare-engines", capture, "--engines", "minhop,psssp", "--runs", 10,
+                  "--out", out, "--no-plot")
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
+    for row in rows.values():
+        assert row["outcome"] == "configured" and row["check_ok"] == "True"
+        assert row["ebb"] == "" and "1 host port: no traffic to score" in row["evidence"]
