@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "builder.h"
 #include "failures.h"
 #include "families.h"
@@ -46,8 +48,26 @@ TEST(TreeRoots, NoTreeNoRoots) {
   const NodeId h = single.add_node(NodeType::ca, "h", 1);
   single.connect({h, 1}, {s, 1});
   single.index();
-  EXPECT_TRUE(fat_tree_roots(single).empty());  // one level
+  EXPECT_TRUE(fat_tree_roots(single).empty());  // one switch
   EXPECT_TRUE(fat_tree_roots(Fabric{}).empty());
+}
+
+// Every switch has hosts (one level, as public-1.topo): one root, the switch
+// with the most switch cables.
+TEST(TreeRoots, OneLevelGetsItsHub) {
+  Fabric f;
+  const NodeId a = f.add_node(NodeType::switch_node, "a", 8);
+  const NodeId b = f.add_node(NodeType::switch_node, "b", 8);
+  const NodeId c = f.add_node(NodeType::switch_node, "c", 8);
+  f.connect({a, 1}, {b, 1});
+  f.connect({b, 2}, {c, 1});
+  for (NodeId s : {a, b, c})
+    for (PortNum p = 5; p <= 8; ++p) {
+      const NodeId h = f.add_node(NodeType::ca, "h" + std::to_string(s * 10 + p), 1);
+      f.connect({h, 1}, {s, p});
+    }
+  f.index();
+  EXPECT_EQ(fat_tree_roots(f), std::vector<NodeId>{b});
 }
 
 }  // namespace

@@ -15,8 +15,9 @@
 
 namespace psssp {
 
-// Root switches in node order; empty when the fabric has no switch or no
-// host, or every switch is a leaf (one level: no tree to speak of).
+// Root switches in node order. When every switch is a leaf (one level),
+// the one with the most switch cables, so that up*/down* has a root; empty
+// for a fabric of fewer than two switches.
 std::vector<NodeId> fat_tree_roots(const Fabric& fabric);
 
 }  // namespace psssp
