@@ -5,10 +5,10 @@
 
 #include <cstdio>
 
+#include "fabric/test_fabrics.h"
+#include "formats/sl_file_reader.h"
 #include "layer_assignment.h"
 #include "route_walk.h"
-#include "sl_file.h"
-#include "test_fabrics.h"
 
 namespace psssp::deadlock {
 namespace {

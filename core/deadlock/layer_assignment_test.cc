@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "deadlock_check.h"
+#include "fabric/test_fabrics.h"
 #include "route_walk.h"
-#include "test_fabrics.h"
 
 namespace psssp::deadlock {
 namespace {

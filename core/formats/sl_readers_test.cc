@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <string>
 
+#include "fabric/test_fabrics.h"
 #include "formats/fabric_io.h"
-#include "sl2vl.h"
-#include "sl_file.h"
-#include "test_fabrics.h"
+#include "formats/sl2vl_dump_reader.h"
+#include "formats/sl_file_reader.h"
 
-namespace psssp::deadlock {
+namespace psssp::formats {
 namespace {
 
 // Expects InputError whose message starts with "source:line:".
@@ -123,4 +123,4 @@ TEST(Sl2VlDump, MalformedBlocksNameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace psssp::deadlock
+}  // namespace psssp::formats

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-#include "layer_table.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 
+#include "fabric/test_fabrics.h"
 #include "formats/fabric_io.h"
-#include "test_fabrics.h"
+#include "layer_table_io.h"
 
-namespace psssp::deadlock {
+namespace psssp::formats {
 namespace {
 
 TEST(LayerTable, LookupGoesThroughTheSourceSwitch) {
@@ -76,4 +75,4 @@ TEST(LayerTable, MalformedFilesNameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace psssp::deadlock
+}  // namespace psssp::formats

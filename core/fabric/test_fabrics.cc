@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace psssp::deadlock::testing {
+namespace psssp::testing {
 namespace {
 
 // Adds `count` switches with `hosts` hosts each and `fabric_ports` spare ports.
@@ -131,4 +131,4 @@ ForwardingTables min_hop_lfts(const Fabric& f) {
   return lfts;
 }
 
-}  // namespace psssp::deadlock::testing
+}  // namespace psssp::testing

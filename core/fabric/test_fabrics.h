@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Hand-made fabrics and min-hop forwarding tables for the deadlock tests and
-// bench_deadlock, so they need neither a reader nor the routing engine.
+// Hand-made fabrics and min-hop forwarding tables for the deadlock and SL
+// reader tests and bench_deadlock, so they need neither a reader nor the
+// routing engine.
 #pragma once
 
 #include <vector>
 
-#include "fabric/fabric.h"
-#include "fabric/forwarding_tables.h"
+#include "fabric.h"
+#include "forwarding_tables.h"
 
-namespace psssp::deadlock::testing {
+namespace psssp::testing {
 
 // Switches "s<i>" with `hosts` hosts each ("h<i>-<k>", one port). Switch i's
 // ports 1..hosts face its hosts; fabric ports follow.
@@ -28,4 +29,4 @@ void assign_lids(Fabric& fabric, std::uint8_t lmc = 0);
 // parallel paths as OpenSM's minhop does.
 ForwardingTables min_hop_lfts(const Fabric& fabric);
 
-}  // namespace psssp::deadlock::testing
+}  // namespace psssp::testing
