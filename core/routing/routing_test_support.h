@@ -3,7 +3,6 @@
 // built in code, a route tracer and a small eBB estimator.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -13,6 +12,7 @@
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 #include "routing/ebb_estimate.h"
+#include "traffic/rng.h"
 #include "traffic/route_tracer.h"
 
 namespace psssp::testing {
@@ -74,7 +74,7 @@ inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
   auto perm = [&](unsigned size) {
     std::vector<unsigned> p(size);
     for (unsigned i = 0; i < size; ++i) p[i] = i;
-    if (seed) std::shuffle(p.begin(), p.end(), rng);
+    if (seed) psssp::shuffle(p, rng);
     return p;
   };
   unsigned width = 1;
@@ -154,7 +154,7 @@ inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsi
   std::vector<std::vector<PortNum>> port_of(count);
   for (auto& p : port_of) {
     for (unsigned i = 0; i < 2 * dims.size(); ++i) p.push_back(static_cast<PortNum>(hosts + 1 + i));
-    if (seed) std::shuffle(p.begin(), p.end(), rng);
+    if (seed) psssp::shuffle(p, rng);
   }
   unsigned stride = 1;
   for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -196,7 +196,7 @@ inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, st
   std::vector<unsigned> free_ports;
   for (unsigned i = 0; i < switches; ++i)
     for (unsigned p = next[i]; p <= hosts + degree; ++p) free_ports.push_back(i);
-  std::shuffle(free_ports.begin(), free_ports.end(), rng);
+  psssp::shuffle(free_ports, rng);
   for (std::size_t a = 0; a + 1 < free_ports.size(); a += 2) {
     const unsigned i = free_ports[a], j = free_ports[a + 1];
     if (i == j) continue;
