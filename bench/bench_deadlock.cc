@@ -16,7 +16,7 @@
 
 #include "deadlock/deadlock_check.h"
 #include "deadlock/layer_assignment.h"
-#include "fabric/test_fabrics.h"
+#include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
