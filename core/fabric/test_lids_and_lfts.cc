@@ -12,16 +12,20 @@ void assign_lids(Fabric& f, std::uint8_t lmc) {
     if (n.guid == 0) n.guid = 0x1000 + id;
     if (!n.is_switch()) continue;
     if (n.ports[0].guid == 0) n.ports[0].guid = n.guid;
+    n.ports[0].lmc = 0;
     n.ports[0].lid = static_cast<Lid>(next++);
   }
+  const unsigned step = 1u << lmc;
   for (NodeId id = 0; id < f.node_count(); ++id) {
     Node& n = f.node(id);
     if (n.is_switch()) continue;
     for (PortNum p = 1; p < n.ports.size(); ++p) {
       if (n.ports[p].guid == 0) n.ports[p].guid = (static_cast<Guid>(n.guid) << 8) + p;
+      if (!n.ports[p].connected()) continue;
+      next = (next + step - 1) / step * step;  // LMC ranges are aligned, as OpenSM has them
       n.ports[p].lmc = lmc;
       n.ports[p].lid = static_cast<Lid>(next);
-      next += 1u << lmc;
+      next += step;
     }
   }
   f.index();

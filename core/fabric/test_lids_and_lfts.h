@@ -9,9 +9,10 @@
 
 namespace psssp::testing {
 
-// Gives every switch (port 0) and host port a LID: switches first, then hosts,
-// in node order; hosts get `lmc`. GUIDs that are zero are set from the node
-// index (node 0x1000 + id, host port node << 8 | port). Indexes the fabric.
+// Gives every switch (port 0) and cabled host port a LID: switches first,
+// then hosts, in node order; host ports get `lmc`, their 2^lmc LIDs aligned
+// as OpenSM hands them out. GUIDs that are zero are set from the node index
+// (node 0x1000 + id, host port node << 8 | port). Indexes the fabric.
 void assign_lids(Fabric& fabric, std::uint8_t lmc = 0);
 
 // Min-hop LFTs by BFS from each destination's switch. Among the ports on

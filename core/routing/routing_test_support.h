@@ -11,6 +11,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "fabric/test_lids_and_lfts.h"
 #include "routing/ebb_estimate.h"
 #include "traffic/rng.h"
 #include "traffic/route_tracer.h"
@@ -28,33 +29,6 @@ inline void assign_guids(Fabric& f) {
     for (PortNum p = 0; p < n.ports.size(); ++p)
       n.ports[p].guid = n.is_switch() ? n.guid : (n.guid | p);
   }
-}
-
-// LIDs: switches first (port 0), then CA ports with a cable, in node order;
-// every port spans 2^lmc LIDs. Indexes the fabric.
-inline void assign_lids(Fabric& f, std::uint8_t ca_lmc = 0, bool hosts_first = false) {
-  unsigned next = 1;
-  auto give = [&](Port& p, std::uint8_t lmc) {
-    const unsigned step = 1u << lmc;
-    next = (next + step - 1) / step * step;  // LMC ranges are aligned
-    p.lid = static_cast<Lid>(next);
-    p.lmc = lmc;
-    next += step;
-  };
-  for (int pass = 0; pass < 2; ++pass) {
-    const bool do_switches = (pass == 0) != hosts_first;
-    for (NodeId id = 0; id < f.node_count(); ++id) {
-      Node& n = f.node(id);
-      if (n.is_switch() != do_switches) continue;
-      if (n.is_switch()) {
-        give(n.ports[0], 0);
-      } else {
-        for (PortNum p = 1; p < n.ports.size(); ++p)
-          if (n.ports[p].connected()) give(n.ports[p], ca_lmc);
-      }
-    }
-  }
-  f.index();
 }
 
 // k-ary n-tree: n levels of k^(n-1) switches; switch (w, l) has down ports
