@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Test and bench support (header only, not part of the library): fabrics
-// built in code, a route tracer and a small eBB estimator.
+// built in code or by the topologies generator (link psssp_topologies and
+// psssp_fabric_testing), a route tracer and a small eBB estimator.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include "fabric/forwarding_tables.h"
 #include "fabric/test_lids_and_lfts.h"
 #include "routing/ebb_estimate.h"
+#include "topologies/builder.h"
+#include "topologies/families.h"
 #include "traffic/rng.h"
 #include "traffic/route_tracer.h"
 
@@ -110,44 +113,26 @@ inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
   return t;
 }
 
-// Torus of switches with `hosts` CAs each; a ring of size 2 gets two parallel
-// cables, a ring of size 1 none.
-// `spare` extra ports per switch stay free.
-// seed != 0: each switch's torus cables land on shuffled ports.
+// Torus of switches with `hosts` CAs each, from the generator's torus family
+// (a ring of size 2 gets two parallel cables); `spare` extra ports per switch
+// stay free. seed != 0: each switch's torus cables land on shuffled ports.
 inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsigned spare = 0,
                          std::uint64_t seed = 0) {
-  Fabric f;
-  std::mt19937_64 rng(seed);
-  unsigned count = 1;
-  for (const unsigned d : dims) count *= d;
-  const unsigned ports = hosts + 2 * static_cast<unsigned>(dims.size()) + spare;
-  std::vector<NodeId> sw;
-  for (unsigned i = 0; i < count; ++i)
-    sw.push_back(
-        f.add_node(NodeType::switch_node, "t" + std::to_string(i), static_cast<PortNum>(ports)));
-  std::vector<std::vector<PortNum>> port_of(count);
-  for (auto& p : port_of) {
-    for (unsigned i = 0; i < 2 * dims.size(); ++i) p.push_back(static_cast<PortNum>(hosts + 1 + i));
-    if (seed) psssp::shuffle(p, rng);
-  }
-  unsigned stride = 1;
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] > 1)
-      for (unsigned i = 0; i < count; ++i) {
-        const unsigned c = (i / stride) % dims[d];
-        const unsigned j = i - c * stride + ((c + 1) % dims[d]) * stride;
-        f.connect(PortRef{sw[i], port_of[i][2 * d]}, PortRef{sw[j], port_of[j][2 * d + 1]},
-                  qdr4x());
-      }
-    stride *= dims[d];
-  }
-  for (unsigned i = 0; i < count; ++i)
-    for (unsigned h = 0; h < hosts; ++h) {
-      const NodeId ca =
-          f.add_node(NodeType::ca, "h" + std::to_string(i) + "_" + std::to_string(h), 1);
-      f.connect(PortRef{ca, 1}, PortRef{sw[i], static_cast<PortNum>(1 + h)}, qdr4x());
+  topo::TopologySpec spec = topo::grid(dims, true, hosts);
+  if (seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<unsigned>> slot(spec.switches.size());  // fixed slot -> shuffled
+    for (std::size_t i = 0; i < slot.size(); ++i) {
+      for (unsigned k = 1; k <= spec.switches[i].min_fabric_ports; ++k) slot[i].push_back(k);
+      psssp::shuffle(slot[i], rng);
     }
-  assign_guids(f);
+    for (topo::CableSpec& c : spec.cables) {
+      c.a_slot = slot[c.a][c.a_slot - 1];
+      c.b_slot = slot[c.b][c.b_slot - 1];
+    }
+  }
+  for (topo::SwitchSpec& s : spec.switches) s.min_fabric_ports += spare;
+  Fabric f = topo::build_fabric(spec);
   assign_lids(f);
   return f;
 }
