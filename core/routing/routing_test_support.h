@@ -34,9 +34,24 @@ inline void assign_guids(Fabric& f) {
   }
 }
 
-// k-ary n-tree: n levels of k^(n-1) switches; switch (w, l) has down ports
-// 1..k and up ports k+1..2k, up port k+1+m going to (w with digit l = m,
-// l+1). Leaves carry k hosts on ports 1..k. Returns the fabric with LIDs.
+// Moves the cables of `ports` (port numbers of one node) around: the cable
+// on ports[i] lands on ports[order[i]]. Call f.index() afterwards.
+inline void permute_ports(Fabric& f, NodeId node, const std::vector<PortNum>& ports,
+                          const std::vector<unsigned>& order) {
+  std::vector<Port> moved;
+  for (const PortNum p : ports) moved.push_back(f.node(node).ports[p]);
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const PortNum to = ports[order[i]];
+    f.node(node).ports[to] = moved[i];
+    const PortRef remote = moved[i].remote;
+    if (remote.valid()) f.node(remote.node).ports[remote.port].remote = PortRef{node, to};
+  }
+}
+
+// k-ary n-tree from the generator's kary-ntree family: n levels of k^(n-1)
+// switches; switch (w, l) has down ports 1..k and up ports k+1..2k, up port
+// k+1+m going to (w with digit l = m, l+1). Leaves carry k hosts on ports
+// 1..k. Returns the fabric with LIDs.
 struct KaryNtree {
   Fabric fabric;
   std::vector<std::vector<NodeId>> level;  // level[l][w]
@@ -47,69 +62,54 @@ struct KaryNtree {
 inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
                                  std::uint64_t seed = 0) {
   KaryNtree t;
+  t.fabric = topo::build_fabric(topo::kary_ntree(k, n, k));
+  // The generator numbers level l+1 switches by their digits below l first
+  // and the l upward choices on top; (w, l) keeps the choices in the low
+  // digits: w = choices + k^l * rest is generator index rest + k^(n-1-l) *
+  // choices within the level.
+  unsigned width = 1;
+  for (unsigned i = 1; i < n; ++i) width *= k;
+  t.level.resize(n);
+  for (unsigned l = 0, pow = 1; l < n; ++l, pow *= k)
+    for (unsigned w = 0; w < width; ++w)
+      t.level[l].push_back(static_cast<NodeId>(l * width + w / pow + width / pow * (w % pow)));
+  for (NodeId h = static_cast<NodeId>(n * width); h < t.fabric.node_count(); ++h)
+    t.hosts.push_back(h);
+  if (!seed) {
+    assign_lids(t.fabric, lmc);
+    return t;
+  }
   std::mt19937_64 rng(seed);
   auto perm = [&](unsigned size) {
     std::vector<unsigned> p(size);
     for (unsigned i = 0; i < size; ++i) p[i] = i;
-    if (seed) psssp::shuffle(p, rng);
+    psssp::shuffle(p, rng);
     return p;
   };
-  unsigned width = 1;
-  for (unsigned i = 1; i < n; ++i) width *= k;
-  t.level.resize(n);
-  for (unsigned l = 0; l < n; ++l)
-    for (unsigned w = 0; w < width; ++w)
-      t.level[l].push_back(t.fabric.add_node(NodeType::switch_node,
-                                             "s" + std::to_string(l) + "_" + std::to_string(w),
-                                             static_cast<PortNum>(2 * k)));
-  // down[l][w]: port order of the down side of (w, l); up likewise.
-  std::vector<std::vector<std::vector<unsigned>>> down(n), up(n);
-  for (unsigned l = 0; l < n; ++l)
-    for (unsigned w = 0; w < width; ++w) {
-      down[l].push_back(perm(k));
-      up[l].push_back(perm(k));
-    }
-  for (unsigned l = 0; l + 1 < n; ++l) {
-    unsigned pow = 1;
-    for (unsigned i = 0; i < l; ++i) pow *= k;
-    for (unsigned w = 0; w < width; ++w) {
-      const unsigned digit = (w / pow) % k;
-      for (unsigned m = 0; m < k; ++m) {
-        const unsigned parent = w - digit * pow + m * pow;
-        t.fabric.connect(
-            PortRef{t.level[l][w], static_cast<PortNum>(k + 1 + up[l][w][m])},
-            PortRef{t.level[l + 1][parent], static_cast<PortNum>(1 + down[l + 1][parent][digit])},
-            qdr4x());
-      }
+  std::vector<PortNum> down(k), up(k);
+  for (unsigned i = 0; i < k; ++i) {
+    down[i] = static_cast<PortNum>(1 + i);
+    up[i] = static_cast<PortNum>(k + 1 + i);
+  }
+  for (NodeId sw = 0; sw < n * width; ++sw) {
+    permute_ports(t.fabric, sw, down, perm(k));
+    permute_ports(t.fabric, sw, up, perm(k));
+  }
+  // Random LID order: hand out LIDs along a shuffled node list.
+  const auto order = perm(static_cast<unsigned>(t.fabric.node_count()));
+  unsigned next = 1;
+  for (const unsigned id : order) {
+    Node& node = t.fabric.node(id);
+    for (PortNum p = 0; p < node.ports.size(); ++p) {
+      if (node.is_switch() ? p != 0 : !node.ports[p].connected()) continue;
+      const std::uint8_t l = node.is_switch() ? 0 : lmc;
+      next = (next + (1u << l) - 1) >> l << l;
+      node.ports[p].lid = static_cast<Lid>(next);
+      node.ports[p].lmc = l;
+      next += 1u << l;
     }
   }
-  for (unsigned w = 0; w < width; ++w)
-    for (unsigned p = 0; p < k; ++p) {
-      const NodeId h = t.fabric.add_node(NodeType::ca, "h" + std::to_string(w * k + p), 1);
-      t.fabric.connect(PortRef{h, 1},
-                       PortRef{t.level[0][w], static_cast<PortNum>(1 + down[0][w][p])}, qdr4x());
-      t.hosts.push_back(h);
-    }
-  assign_guids(t.fabric);
-  if (seed) {
-    // Random LID order: hand out LIDs along a shuffled node list.
-    const auto order = perm(static_cast<unsigned>(t.fabric.node_count()));
-    unsigned next = 1;
-    for (const unsigned id : order) {
-      Node& node = t.fabric.node(id);
-      for (PortNum p = 0; p < node.ports.size(); ++p) {
-        if (node.is_switch() ? p != 0 : !node.ports[p].connected()) continue;
-        const std::uint8_t l = node.is_switch() ? 0 : lmc;
-        next = (next + (1u << l) - 1) >> l << l;
-        node.ports[p].lid = static_cast<Lid>(next);
-        node.ports[p].lmc = l;
-        next += 1u << l;
-      }
-    }
-    t.fabric.index();
-  } else {
-    assign_lids(t.fabric, lmc);
-  }
+  t.fabric.index();
   return t;
 }
 
