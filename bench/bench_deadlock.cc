@@ -3,7 +3,7 @@
 // checker and the layer assignment on generated fabrics.
 //   bench_deadlock [--minhop] [FABRIC...]   (default: all fabrics below)
 // LFTs come from route_psssp (minimal mode) unless --minhop asks for plain
-// BFS min-hop tables (psssp::deadlock::testing::min_hop_lfts).
+// BFS min-hop tables (psssp::testing::min_hop_lfts).
 // Peak RSS is the process's: run one fabric per process to attribute it.
 #include <sys/resource.h>
 
@@ -16,7 +16,7 @@
 
 #include "deadlock/deadlock_check.h"
 #include "deadlock/layer_assignment.h"
-#include "deadlock/test_fabrics.h"
+#include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "deadlock/layer_assignment.h"
-#include "deadlock/layer_table.h"
 #include "fabric/fabric.h"
 #include "formats/guid_list.h"
+#include "formats/layer_table_io.h"
 #include "parallel/fault_injection.h"
 #include "plugin_options.h"
 #include "routing/incremental.h"
@@ -30,7 +30,7 @@ struct psssp_engine {
   std::string error;
   psssp::Fabric fabric;
   psssp::RoutingResult result;
-  psssp::deadlock::LayerTable layers;  // empty unless vls=N
+  psssp::LayerTable layers;  // empty unless vls=N
   unsigned layers_needed = 1, layers_used = 1;
   bool routed = false;
   psssp::routing::MinHopMatrix hops;  // after psssp_engine_build_hops
@@ -149,7 +149,7 @@ const char* psssp_engine_error(const psssp_engine_t* engine) { return engine->er
 void psssp_engine_begin(psssp_engine_t* e) {
   e->fabric = psssp::Fabric();
   e->result = psssp::RoutingResult();
-  e->layers = psssp::deadlock::LayerTable();
+  e->layers = psssp::LayerTable();
   e->layers_needed = e->layers_used = 1;
   e->routed = false;
   e->hops = psssp::routing::MinHopMatrix();
@@ -336,7 +336,7 @@ int psssp_engine_write_layers(const psssp_engine_t* e, const char* path) {
   if (!e->routed || !e->options.vls) return -1;
   try {
     std::ofstream out(path, std::ios::trunc);
-    psssp::deadlock::write_layer_table(out, e->fabric, e->layers);
+    psssp::write_layer_table(out, e->fabric, e->layers);
     out.close();
     return out ? 0 : -1;
   } catch (...) {

@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "deadlock/deadlock_check.h"
-#include "deadlock/layer_table.h"
-#include "deadlock/sl2vl.h"
-#include "deadlock/sl_file.h"
 #include "formats/fabric_io.h"
+#include "formats/layer_table_io.h"
+#include "formats/sl2vl_dump_reader.h"
+#include "formats/sl_file_reader.h"
 #include "output_util.h"
 
 namespace psssp::sim {
@@ -17,21 +17,19 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
                                    const DeadlockInputs& in) {
   if (!in.sl_file.empty() && !in.layer_table.empty())
     throw InputError("give either --sl-file or --layers, not both");
-  std::unique_ptr<deadlock::SlSource> sls;
+  std::unique_ptr<SlSource> sls;
   std::string sl_origin = "SL 0 for every route";
   if (!in.sl_file.empty()) {
-    sls = std::make_unique<deadlock::SlFile>(deadlock::read_sl_file(in.sl_file));
+    sls = std::make_unique<SlFile>(read_sl_file(in.sl_file));
     sl_origin = "SLs from " + in.sl_file;
   } else if (!in.layer_table.empty()) {
-    sls =
-        std::make_unique<deadlock::LayerTable>(deadlock::read_layer_table(in.layer_table, fabric));
+    sls = std::make_unique<LayerTable>(read_layer_table(in.layer_table, fabric));
     sl_origin = "SLs from layer table " + in.layer_table;
   } else {
-    sls = std::make_unique<deadlock::UniformSl>(0);
+    sls = std::make_unique<UniformSl>(0);
   }
-  const deadlock::Sl2VlTables sl2vl = in.sl2vl_dump.empty()
-                                          ? deadlock::Sl2VlTables()
-                                          : deadlock::read_sl2vl_dump(in.sl2vl_dump, fabric);
+  const Sl2VlTables sl2vl =
+      in.sl2vl_dump.empty() ? Sl2VlTables() : read_sl2vl_dump(in.sl2vl_dump, fabric);
   const std::string vl_origin =
       in.sl2vl_dump.empty() ? "identity SL-to-VL" : "SL-to-VL from " + in.sl2vl_dump;
 

@@ -22,14 +22,15 @@ std::string write_temp(const std::string& text) {
 }
 
 TEST(HostSet, GuidFileInOpenSmFormatSelectsPortsAndNodes) {
-  const auto chain = testing::make_chain(2, 2);  // hosts 0x2000, 0x2002, ...; port = node + 1
+  // Hosts 0x5053480000000000, ...10, ...20, ...30; port GUID = node GUID + 1.
+  const auto chain = testing::make_chain(2, 2);
   // Plain hex port GUID (as cn_guid_file has it), and a node GUID with 0x.
-  const std::string file = write_temp("# two hosts\n0000000000002001\n0x2006\n");
+  const std::string file = write_temp("# two hosts\n5053480000000001\n0x5053480000000030\n");
   const std::vector<Host> hosts = select_hosts(chain.fabric, HostFilter{"", file});
   std::remove(file.c_str());
   ASSERT_EQ(hosts.size(), 2u);
-  EXPECT_EQ(chain.fabric.port(hosts[0].port).guid, 0x2001u);
-  EXPECT_EQ(chain.fabric.node(hosts[1].port.node).guid, 0x2006u);
+  EXPECT_EQ(chain.fabric.port(hosts[0].port).guid, 0x5053480000000001u);
+  EXPECT_EQ(chain.fabric.node(hosts[1].port.node).guid, 0x5053480000000030u);
 }
 
 TEST(HostSet, UnknownOrMalformedGuidsAreErrors) {
@@ -37,7 +38,7 @@ TEST(HostSet, UnknownOrMalformedGuidsAreErrors) {
   const std::string unknown = write_temp("0x9999\n");
   EXPECT_THROW(select_hosts(chain.fabric, HostFilter{"", unknown}), std::runtime_error);
   std::remove(unknown.c_str());
-  const std::string bad = write_temp("0x2001\nhost-3\n");
+  const std::string bad = write_temp("0x5053480000000001\nhost-3\n");
   try {
     select_hosts(chain.fabric, HostFilter{"", bad});
     FAIL();

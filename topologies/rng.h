@@ -2,6 +2,14 @@
 // A seeded random source whose output is the same on every platform:
 // std::uniform_int_distribution and std::shuffle are implementation-defined,
 // so generated fabrics would differ between standard libraries.
+//
+// core/traffic/rng.h (uniform_below, shuffle) is the same idea for the
+// simulator, but it is deliberately not used here: its bounded draw rejects
+// the draws below 2^64 mod n, this one the UINT64_MAX % n + 1 draws at the
+// top. Whenever mt19937_64 lands in either range the two pick different
+// numbers, so switching would change some psssp-topo fabrics (and --fail /
+// --degrade choices) for some seeds; published fabrics must stay what they
+// are. Keep both until the generator's output format version changes.
 #pragma once
 
 #include <cstdint>

@@ -15,8 +15,8 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "sl2vl.h"
-#include "sl_source.h"
+#include "fabric/sl2vl.h"
+#include "fabric/sl_source.h"
 
 namespace psssp::deadlock {
 

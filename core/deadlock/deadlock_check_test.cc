@@ -5,10 +5,10 @@
 
 #include <cstdio>
 
+#include "formats/sl_file_reader.h"
 #include "layer_assignment.h"
 #include "route_walk.h"
-#include "sl_file.h"
-#include "test_fabrics.h"
+#include "topologies/test_topologies.h"
 
 namespace psssp::deadlock {
 namespace {
@@ -117,7 +117,7 @@ TEST(DeadlockCheck, PerPortSl2VlChangesVlOnTheWay) {
   Sl2VlTables tables;
   SlVlMap up = identity_sl2vl();
   up[0] = 1;
-  const NodeId s0 = *f.find_by_name("s0");
+  const NodeId s0 = *f.find_by_name("sw-0");
   for (PortNum in = 0; in <= f.node(s0).num_ports(); ++in) tables.set(f, s0, in, 3, up);
   EXPECT_TRUE(tables.port_dependent());
   const DeadlockReport r = check_deadlock(f, lfts, UniformSl(0), tables);
@@ -131,7 +131,7 @@ TEST(DeadlockCheck, SlFileSeparatesTheDirections) {
   const Fabric f = ring(4, 2);
   const ForwardingTables lfts = min_hop_lfts(f);
   const RouteTracer tracer(f, lfts);
-  const NodeId s0 = *f.find_by_name("s0"), s3 = *f.find_by_name("s3");
+  const NodeId s0 = *f.find_by_name("sw-0"), s3 = *f.find_by_name("sw-3");
   std::string text = "# slid dlid sl\n";
   std::vector<Hop> hops;
   for (PortRef h : f.host_ports()) {
@@ -156,8 +156,8 @@ TEST(DeadlockCheck, SlFileSeparatesTheDirections) {
 TEST(DeadlockCheck, ForwardingLoopIsACycle) {
   const Fabric f = grid({3}, false, 1);  // s0 - s1 - s2
   ForwardingTables lfts = min_hop_lfts(f);
-  const NodeId s0 = *f.find_by_name("s0"), s1 = *f.find_by_name("s1");
-  const Lid target = f.node(*f.find_by_name("h2-0")).ports[1].lid;
+  const NodeId s0 = *f.find_by_name("sw-0"), s1 = *f.find_by_name("sw-1");
+  const Lid target = f.node(*f.find_by_name("h-2")).ports[1].lid;
   lfts.set(s1, target, 3);  // s1 sends it back to s0 ("-" port of dimension 0 is 3)
   lfts.set(s0, target, 2);
   const DeadlockReport r = check_deadlock(f, lfts);
@@ -169,8 +169,8 @@ TEST(DeadlockCheck, ForwardingLoopIsACycle) {
 TEST(DeadlockCheck, UnroutedAndBrokenRoutesAreCounted) {
   const Fabric f = grid({3}, false, 1);
   ForwardingTables lfts = min_hop_lfts(f);
-  const NodeId s0 = *f.find_by_name("s0");
-  const Lid target = f.node(*f.find_by_name("h2-0")).ports[1].lid;
+  const NodeId s0 = *f.find_by_name("sw-0");
+  const Lid target = f.node(*f.find_by_name("h-2")).ports[1].lid;
   lfts.set(s0, target, kNoPath);
   DeadlockReport r = check_deadlock(f, lfts);
   EXPECT_EQ(r.unrouted, 1u);

@@ -18,7 +18,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "layer_table.h"
+#include "fabric/layer_table.h"
 
 namespace psssp::deadlock {
 

@@ -5,7 +5,7 @@
 
 #include "deadlock_check.h"
 #include "route_walk.h"
-#include "test_fabrics.h"
+#include "topologies/test_topologies.h"
 
 namespace psssp::deadlock {
 namespace {
@@ -107,9 +107,9 @@ TEST(LayerAssignment, OtherOrdersAreTriedBeforeFailing) {
 TEST(LayerAssignment, ForwardingLoopCannotBeLayered) {
   const Fabric f = grid({3}, false, 1);
   ForwardingTables lfts = min_hop_lfts(f);
-  const Lid target = f.node(*f.find_by_name("h2-0")).ports[1].lid;
-  lfts.set(*f.find_by_name("s1"), target, 3);
-  lfts.set(*f.find_by_name("s0"), target, 2);
+  const Lid target = f.node(*f.find_by_name("h-2")).ports[1].lid;
+  lfts.set(*f.find_by_name("sw-1"), target, 3);
+  lfts.set(*f.find_by_name("sw-0"), target, 2);
   try {
     assign_layers(f, lfts, first_fit(8));
     FAIL() << "no LayerError";
@@ -168,7 +168,7 @@ TEST(LayerAssignment, DeterministicAndLmcAware) {
   EXPECT_TRUE(a.table == b.table);
   expect_deadlock_free(f, lfts, a.table);
   // Every LID of a host's LMC range looks up the same row.
-  const Port& p = f.node(*f.find_by_name("h4-0")).ports[1];
+  const Port& p = f.node(*f.find_by_name("h-4")).ports[1];
   for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid)
     for (unsigned k = 1; k < 4; ++k)
       EXPECT_EQ(a.table.layer(p.lid, static_cast<Lid>(dlid)),

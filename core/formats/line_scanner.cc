@@ -91,6 +91,19 @@ std::string_view Cursor::word() {
   return w;
 }
 
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  Cursor cursor(line);
+  for (cursor.skip_space(); !cursor.at_end(); cursor.skip_space()) words.push_back(cursor.word());
+  return words;
+}
+
+std::optional<std::uint64_t> parse_number(std::string_view word, std::uint64_t max) {
+  Cursor cursor(word);
+  const auto v = cursor.number(max);
+  return v && cursor.at_end() ? v : std::nullopt;
+}
+
 void fail(const std::string& source, std::size_t line, const std::string& message,
           std::string_view text) {
   throw InputError(source, line, message + ": " + excerpt(text));

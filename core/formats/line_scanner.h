@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fabric/fabric.h"
 #include "formats/fabric_io.h"
@@ -53,6 +54,14 @@ inline std::string_view trim(std::string_view s) {
 inline bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
+
+// The line up to a '#' comment, trimmed.
+inline std::string_view strip_comment(std::string_view line) {
+  return trim(line.substr(0, line.find('#')));
+}
+
+// The blank-separated words of a line.
+std::vector<std::string_view> split_words(std::string_view line);
 
 // A line shortened for messages: printable, at most 160 characters.
 std::string excerpt(std::string_view line);
@@ -103,6 +112,10 @@ class Cursor {
  private:
   std::string_view rest_;
 };
+
+// A whole word as Cursor::number reads it (decimal or 0x-hex, at most `max`);
+// nullopt if anything else is left.
+std::optional<std::uint64_t> parse_number(std::string_view word, std::uint64_t max);
 
 // Throws InputError(source, line, message + ": <excerpt>").
 [[noreturn]] void fail(const std::string& source, std::size_t line, const std::string& message,

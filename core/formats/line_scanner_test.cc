@@ -30,5 +30,24 @@ TEST(Cursor, DecimalBoundPerLimit) {
   EXPECT_FALSE(decimal("x", 9));
 }
 
+TEST(ParseNumber, TakesTheWholeWordDecimalOrHex) {
+  EXPECT_EQ(parse_number("49151", kMaxUnicastLid), 49151u);
+  EXPECT_EQ(parse_number("0xBFFF", kMaxUnicastLid), 0xBFFFu);
+  EXPECT_EQ(parse_number("0x000000000000000000f", 15), 15u);  // leading zeros are free
+  EXPECT_FALSE(parse_number("0xC000", kMaxUnicastLid));
+  EXPECT_FALSE(parse_number("12x", 100));
+  EXPECT_FALSE(parse_number("0x", 100));
+  EXPECT_FALSE(parse_number("", 100));
+  EXPECT_FALSE(parse_number("-1", 100));
+  EXPECT_FALSE(parse_number("0x10000000000000000", ~std::uint64_t{0}));
+}
+
+TEST(SplitWords, BlankSeparatedAfterStripComment) {
+  EXPECT_EQ(split_words(strip_comment(" 1\t0x2  3 # 4 5")),
+            (std::vector<std::string_view>{"1", "0x2", "3"}));
+  EXPECT_TRUE(split_words(strip_comment("  # only a comment")).empty());
+  EXPECT_TRUE(split_words("").empty());
+}
+
 }  // namespace
 }  // namespace psssp::formats

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Test and bench support (header only, not part of the library): fabrics
-// built in code, a route tracer and a small eBB estimator.
+// built in code or by the topologies generator (link psssp_topologies and
+// psssp_fabric_testing), a route tracer and a small eBB estimator.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -12,7 +12,11 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "fabric/test_lids_and_lfts.h"
 #include "routing/ebb_estimate.h"
+#include "topologies/builder.h"
+#include "topologies/families.h"
+#include "traffic/rng.h"
 #include "traffic/route_tracer.h"
 
 namespace psssp::testing {
@@ -30,36 +34,24 @@ inline void assign_guids(Fabric& f) {
   }
 }
 
-// LIDs: switches first (port 0), then CA ports with a cable, in node order;
-// every port spans 2^lmc LIDs. Indexes the fabric.
-inline void assign_lids(Fabric& f, std::uint8_t ca_lmc = 0, bool hosts_first = false) {
-  unsigned next = 1;
-  auto give = [&](Port& p, std::uint8_t lmc) {
-    const unsigned step = 1u << lmc;
-    next = (next + step - 1) / step * step;  // LMC ranges are aligned
-    p.lid = static_cast<Lid>(next);
-    p.lmc = lmc;
-    next += step;
-  };
-  for (int pass = 0; pass < 2; ++pass) {
-    const bool do_switches = (pass == 0) != hosts_first;
-    for (NodeId id = 0; id < f.node_count(); ++id) {
-      Node& n = f.node(id);
-      if (n.is_switch() != do_switches) continue;
-      if (n.is_switch()) {
-        give(n.ports[0], 0);
-      } else {
-        for (PortNum p = 1; p < n.ports.size(); ++p)
-          if (n.ports[p].connected()) give(n.ports[p], ca_lmc);
-      }
-    }
+// Moves the cables of `ports` (port numbers of one node) around: the cable
+// on ports[i] lands on ports[order[i]]. Call f.index() afterwards.
+inline void permute_ports(Fabric& f, NodeId node, const std::vector<PortNum>& ports,
+                          const std::vector<unsigned>& order) {
+  std::vector<Port> moved;
+  for (const PortNum p : ports) moved.push_back(f.node(node).ports[p]);
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const PortNum to = ports[order[i]];
+    f.node(node).ports[to] = moved[i];
+    const PortRef remote = moved[i].remote;
+    if (remote.valid()) f.node(remote.node).ports[remote.port].remote = PortRef{node, to};
   }
-  f.index();
 }
 
-// k-ary n-tree: n levels of k^(n-1) switches; switch (w, l) has down ports
-// 1..k and up ports k+1..2k, up port k+1+m going to (w with digit l = m,
-// l+1). Leaves carry k hosts on ports 1..k. Returns the fabric with LIDs.
+// k-ary n-tree from the generator's kary-ntree family: n levels of k^(n-1)
+// switches; switch (w, l) has down ports 1..k and up ports k+1..2k, up port
+// k+1+m going to (w with digit l = m, l+1). Leaves carry k hosts on ports
+// 1..k. Returns the fabric with LIDs.
 struct KaryNtree {
   Fabric fabric;
   std::vector<std::vector<NodeId>> level;  // level[l][w]
@@ -70,110 +62,77 @@ struct KaryNtree {
 inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
                                  std::uint64_t seed = 0) {
   KaryNtree t;
+  t.fabric = topo::build_fabric(topo::kary_ntree(k, n, k));
+  // The generator numbers level l+1 switches by their digits below l first
+  // and the l upward choices on top; (w, l) keeps the choices in the low
+  // digits: w = choices + k^l * rest is generator index rest + k^(n-1-l) *
+  // choices within the level.
+  unsigned width = 1;
+  for (unsigned i = 1; i < n; ++i) width *= k;
+  t.level.resize(n);
+  for (unsigned l = 0, pow = 1; l < n; ++l, pow *= k)
+    for (unsigned w = 0; w < width; ++w)
+      t.level[l].push_back(static_cast<NodeId>(l * width + w / pow + width / pow * (w % pow)));
+  for (NodeId h = static_cast<NodeId>(n * width); h < t.fabric.node_count(); ++h)
+    t.hosts.push_back(h);
+  if (!seed) {
+    assign_lids(t.fabric, lmc);
+    return t;
+  }
   std::mt19937_64 rng(seed);
   auto perm = [&](unsigned size) {
     std::vector<unsigned> p(size);
     for (unsigned i = 0; i < size; ++i) p[i] = i;
-    if (seed) std::shuffle(p.begin(), p.end(), rng);
+    psssp::shuffle(p, rng);
     return p;
   };
-  unsigned width = 1;
-  for (unsigned i = 1; i < n; ++i) width *= k;
-  t.level.resize(n);
-  for (unsigned l = 0; l < n; ++l)
-    for (unsigned w = 0; w < width; ++w)
-      t.level[l].push_back(t.fabric.add_node(NodeType::switch_node,
-                                             "s" + std::to_string(l) + "_" + std::to_string(w),
-                                             static_cast<PortNum>(2 * k)));
-  // down[l][w]: port order of the down side of (w, l); up likewise.
-  std::vector<std::vector<std::vector<unsigned>>> down(n), up(n);
-  for (unsigned l = 0; l < n; ++l)
-    for (unsigned w = 0; w < width; ++w) {
-      down[l].push_back(perm(k));
-      up[l].push_back(perm(k));
-    }
-  for (unsigned l = 0; l + 1 < n; ++l) {
-    unsigned pow = 1;
-    for (unsigned i = 0; i < l; ++i) pow *= k;
-    for (unsigned w = 0; w < width; ++w) {
-      const unsigned digit = (w / pow) % k;
-      for (unsigned m = 0; m < k; ++m) {
-        const unsigned parent = w - digit * pow + m * pow;
-        t.fabric.connect(
-            PortRef{t.level[l][w], static_cast<PortNum>(k + 1 + up[l][w][m])},
-            PortRef{t.level[l + 1][parent], static_cast<PortNum>(1 + down[l + 1][parent][digit])},
-            qdr4x());
-      }
+  std::vector<PortNum> down(k), up(k);
+  for (unsigned i = 0; i < k; ++i) {
+    down[i] = static_cast<PortNum>(1 + i);
+    up[i] = static_cast<PortNum>(k + 1 + i);
+  }
+  for (NodeId sw = 0; sw < n * width; ++sw) {
+    permute_ports(t.fabric, sw, down, perm(k));
+    permute_ports(t.fabric, sw, up, perm(k));
+  }
+  // Random LID order: hand out LIDs along a shuffled node list.
+  const auto order = perm(static_cast<unsigned>(t.fabric.node_count()));
+  unsigned next = 1;
+  for (const unsigned id : order) {
+    Node& node = t.fabric.node(id);
+    for (PortNum p = 0; p < node.ports.size(); ++p) {
+      if (node.is_switch() ? p != 0 : !node.ports[p].connected()) continue;
+      const std::uint8_t l = node.is_switch() ? 0 : lmc;
+      next = (next + (1u << l) - 1) >> l << l;
+      node.ports[p].lid = static_cast<Lid>(next);
+      node.ports[p].lmc = l;
+      next += 1u << l;
     }
   }
-  for (unsigned w = 0; w < width; ++w)
-    for (unsigned p = 0; p < k; ++p) {
-      const NodeId h = t.fabric.add_node(NodeType::ca, "h" + std::to_string(w * k + p), 1);
-      t.fabric.connect(PortRef{h, 1},
-                       PortRef{t.level[0][w], static_cast<PortNum>(1 + down[0][w][p])}, qdr4x());
-      t.hosts.push_back(h);
-    }
-  assign_guids(t.fabric);
-  if (seed) {
-    // Random LID order: hand out LIDs along a shuffled node list.
-    const auto order = perm(static_cast<unsigned>(t.fabric.node_count()));
-    unsigned next = 1;
-    for (const unsigned id : order) {
-      Node& node = t.fabric.node(id);
-      for (PortNum p = 0; p < node.ports.size(); ++p) {
-        if (node.is_switch() ? p != 0 : !node.ports[p].connected()) continue;
-        const std::uint8_t l = node.is_switch() ? 0 : lmc;
-        next = (next + (1u << l) - 1) >> l << l;
-        node.ports[p].lid = static_cast<Lid>(next);
-        node.ports[p].lmc = l;
-        next += 1u << l;
-      }
-    }
-    t.fabric.index();
-  } else {
-    assign_lids(t.fabric, lmc);
-  }
+  t.fabric.index();
   return t;
 }
 
-// Torus of switches with `hosts` CAs each; a ring of size 2 gets two parallel
-// cables, a ring of size 1 none.
-// `spare` extra ports per switch stay free.
-// seed != 0: each switch's torus cables land on shuffled ports.
+// Torus of switches with `hosts` CAs each, from the generator's torus family
+// (a ring of size 2 gets two parallel cables); `spare` extra ports per switch
+// stay free. seed != 0: each switch's torus cables land on shuffled ports.
 inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsigned spare = 0,
                          std::uint64_t seed = 0) {
-  Fabric f;
-  std::mt19937_64 rng(seed);
-  unsigned count = 1;
-  for (const unsigned d : dims) count *= d;
-  const unsigned ports = hosts + 2 * static_cast<unsigned>(dims.size()) + spare;
-  std::vector<NodeId> sw;
-  for (unsigned i = 0; i < count; ++i)
-    sw.push_back(
-        f.add_node(NodeType::switch_node, "t" + std::to_string(i), static_cast<PortNum>(ports)));
-  std::vector<std::vector<PortNum>> port_of(count);
-  for (auto& p : port_of) {
-    for (unsigned i = 0; i < 2 * dims.size(); ++i) p.push_back(static_cast<PortNum>(hosts + 1 + i));
-    if (seed) std::shuffle(p.begin(), p.end(), rng);
-  }
-  unsigned stride = 1;
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] > 1)
-      for (unsigned i = 0; i < count; ++i) {
-        const unsigned c = (i / stride) % dims[d];
-        const unsigned j = i - c * stride + ((c + 1) % dims[d]) * stride;
-        f.connect(PortRef{sw[i], port_of[i][2 * d]}, PortRef{sw[j], port_of[j][2 * d + 1]},
-                  qdr4x());
-      }
-    stride *= dims[d];
-  }
-  for (unsigned i = 0; i < count; ++i)
-    for (unsigned h = 0; h < hosts; ++h) {
-      const NodeId ca =
-          f.add_node(NodeType::ca, "h" + std::to_string(i) + "_" + std::to_string(h), 1);
-      f.connect(PortRef{ca, 1}, PortRef{sw[i], static_cast<PortNum>(1 + h)}, qdr4x());
+  topo::TopologySpec spec = topo::grid(dims, true, hosts);
+  if (seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<unsigned>> slot(spec.switches.size());  // fixed slot -> shuffled
+    for (std::size_t i = 0; i < slot.size(); ++i) {
+      for (unsigned k = 1; k <= spec.switches[i].min_fabric_ports; ++k) slot[i].push_back(k);
+      psssp::shuffle(slot[i], rng);
     }
-  assign_guids(f);
+    for (topo::CableSpec& c : spec.cables) {
+      c.a_slot = slot[c.a][c.a_slot - 1];
+      c.b_slot = slot[c.b][c.b_slot - 1];
+    }
+  }
+  for (topo::SwitchSpec& s : spec.switches) s.min_fabric_ports += spare;
+  Fabric f = topo::build_fabric(spec);
   assign_lids(f);
   return f;
 }
@@ -196,7 +155,7 @@ inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, st
   std::vector<unsigned> free_ports;
   for (unsigned i = 0; i < switches; ++i)
     for (unsigned p = next[i]; p <= hosts + degree; ++p) free_ports.push_back(i);
-  std::shuffle(free_ports.begin(), free_ports.end(), rng);
+  psssp::shuffle(free_ports, rng);
   for (std::size_t a = 0; a + 1 < free_ports.size(); a += 2) {
     const unsigned i = free_ports[a], j = free_ports[a + 1];
     if (i == j) continue;

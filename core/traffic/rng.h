@@ -4,7 +4,8 @@
 // alone, so results do not depend on thread count or scheduling. Only std::mt19937_64, whose output
 // sequence the C++ standard fixes, is used from <random>: std::shuffle and the distributions differ
 // between libstdc++ and libc++, so the bounded draw and the Fisher-Yates shuffle are spelled out
-// here.
+// here. topologies/rng.h has its own bounded draw (rejecting other draws), on
+// purpose: see there.
 #pragma once
 
 #include <cassert>

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "formats/fabric_io.h"
-#include "sl2vl.h"
-#include "sl_file.h"
-#include "test_fabrics.h"
+#include "formats/sl2vl_dump_reader.h"
+#include "formats/sl_file_reader.h"
+#include "topologies/test_topologies.h"
 
-namespace psssp::deadlock {
+namespace psssp::formats {
 namespace {
 
 // Expects InputError whose message starts with "source:line:".
@@ -74,8 +74,8 @@ std::string block(const char* type, Guid guid, Lid lid, const std::string& desc,
 
 TEST(Sl2VlDump, ReadsSwitchAndCaBlocks) {
   const Fabric f = testing::ring(4, 1);
-  const NodeId s1 = *f.find_by_name("s1");
-  const NodeId h = *f.find_by_name("h1-0");
+  const NodeId s1 = *f.find_by_name("sw-1");
+  const NodeId h = *f.find_by_name("h-1");
   SlVlMap shifted{};
   for (unsigned sl = 0; sl < kSlCount; ++sl) shifted[sl] = static_cast<std::uint8_t>((sl + 1) % 8);
   const std::string text = block("Switch", f.node(s1).ports[0].guid, f.node(s1).ports[0].lid, "s1",
@@ -87,13 +87,13 @@ TEST(Sl2VlDump, ReadsSwitchAndCaBlocks) {
   EXPECT_EQ(t.vl(s1, 1, 2, 0), 1);
   EXPECT_EQ(t.vl(s1, 3, 2, 7), 0);
   EXPECT_EQ(t.vl(s1, 1, 3, 5), 5);  // no row: identity
-  const NodeId s0 = *f.find_by_name("s0");
+  const NodeId s0 = *f.find_by_name("sw-0");
   EXPECT_EQ(t.vl(s0, 1, 2, 9), 9);
 }
 
 TEST(Sl2VlDump, MalformedBlocksNameFileAndLine) {
   const Fabric f = testing::ring(4, 1);
-  const NodeId s1 = *f.find_by_name("s1");
+  const NodeId s1 = *f.find_by_name("sw-1");
   const Guid g = f.node(s1).ports[0].guid;
   const std::string good = block("Switch", g, 2, "s1", {{1, 2}}, identity_sl2vl());
   const std::string file = "opensm-sl2vl.dump";
@@ -123,4 +123,4 @@ TEST(Sl2VlDump, MalformedBlocksNameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace psssp::deadlock
+}  // namespace psssp::formats

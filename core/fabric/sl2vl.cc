@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "sl2vl.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 
 SlVlMap identity_sl2vl() {
   SlVlMap map{};
@@ -28,4 +28,4 @@ void Sl2VlTables::set(const Fabric& fabric, NodeId sw, PortNum in, PortNum out,
   present_[i] = true;
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Text form of LayerTable; the format is described in layer_table.h.
+// Text form of LayerTable; the format is described in layer_table_io.h.
+#include "layer_table_io.h"
+
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <ostream>
 
 #include "formats/fabric_io.h"
-#include "layer_table.h"
-#include "text_lines.h"
+#include "formats/line_scanner.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 namespace {
+
+using formats::parse_number;
 
 constexpr char kDigits[] = "0123456789abcdef";
 
@@ -36,9 +37,7 @@ void write_layer_table(std::ostream& out, const Fabric& fabric, const LayerTable
       any = any || layer != 0;
     }
     if (!any) continue;  // missing rows read back as layer 0
-    char guid[24];
-    std::snprintf(guid, sizeof guid, "0x%016" PRIx64, fabric.node(sw).guid);
-    out << "switch " << guid << ' ' << row << '\n';
+    out << "switch " << formats::guid_string(fabric.node(sw).guid) << ' ' << row << '\n';
   }
 }
 
@@ -48,15 +47,15 @@ LayerTable parse_layer_table(std::string_view content, const std::string& source
   std::vector<bool> seen(fabric.node_count(), false);
   unsigned layers = 0;
   int header = 0;  // header lines read so far
-  TextLines lines(content);
+  formats::LineScanner lines(content);
   std::string_view line;
   while (lines.next(line)) {
-    const std::string_view text = strip_comment(line);
+    const std::string_view text = formats::strip_comment(line);
     if (text.empty()) continue;
     auto bad = [&](const std::string& what) {
-      throw InputError(source, lines.number(), what + ": " + excerpt(line));
+      formats::fail(source, lines.line_number(), what, line);
     };
-    const auto fields = split_fields(text);
+    const auto fields = formats::split_words(text);
     if (header == 0) {
       if (fields.size() != 2 || fields[0] != "psssp-layers")
         bad("expected the \"psssp-layers 1\" header");
@@ -102,7 +101,7 @@ LayerTable parse_layer_table(std::string_view content, const std::string& source
     }
   }
   if (header < 2)
-    throw InputError(source, lines.number(), "missing \"psssp-layers 1\" / \"layers\" header");
+    throw InputError(source, lines.line_number(), "missing \"psssp-layers 1\" / \"layers\" header");
   return table;
 }
 
@@ -110,4 +109,4 @@ LayerTable read_layer_table(const std::string& path, const Fabric& fabric) {
   return parse_layer_table(read_file(path), path, fabric);
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -1,32 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-#include "sl_file.h"
+// Reader of SL files; the format is described in sl_file_reader.h.
+#include "sl_file_reader.h"
 
 #include <algorithm>
+#include <vector>
 
-#include "fabric/fabric.h"
 #include "formats/fabric_io.h"
-#include "text_lines.h"
+#include "formats/line_scanner.h"
 
-namespace psssp::deadlock {
-
-std::uint8_t SlFile::sl(Lid slid, Lid dlid) const {
-  const std::uint32_t key = static_cast<std::uint32_t>(slid) << 16 | dlid;
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                                   [](const Entry& e, std::uint32_t k) { return e.key < k; });
-  return it != entries_.end() && it->key == key ? it->sl : default_sl_;
-}
+namespace psssp {
 
 SlFile parse_sl_file(std::string_view content, const std::string& source, std::uint8_t default_sl) {
+  using formats::parse_number;
   std::vector<SlFile::Entry> entries;
   std::vector<std::size_t> line_of;  // for duplicate messages
-  TextLines lines(content);
+  formats::LineScanner lines(content);
   std::string_view line;
   while (lines.next(line)) {
-    const std::string_view text = strip_comment(line);
+    const std::string_view text = formats::strip_comment(line);
     if (text.empty()) continue;
-    const auto fields = split_fields(text);
+    const auto fields = formats::split_words(text);
     auto bad = [&](const std::string& what) {
-      throw InputError(source, lines.number(), what + ": " + excerpt(line));
+      formats::fail(source, lines.line_number(), what, line);
     };
     if (fields.size() != 3) bad("expected \"SLID DLID SL\"");
     const auto slid = parse_number(fields[0], kMaxUnicastLid);
@@ -37,7 +32,7 @@ SlFile parse_sl_file(std::string_view content, const std::string& source, std::u
     if (!sl) bad("SL not in 0..15");
     entries.push_back(SlFile::Entry{static_cast<std::uint32_t>(*slid << 16 | *dlid),
                                     static_cast<std::uint8_t>(*sl)});
-    line_of.push_back(lines.number());
+    line_of.push_back(lines.line_number());
   }
   // Sort indices so a conflict names the later line.
   std::vector<std::uint32_t> order(entries.size());
@@ -67,4 +62,4 @@ SlFile read_sl_file(const std::string& path, std::uint8_t default_sl) {
   return parse_sl_file(read_file(path), path, default_sl);
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

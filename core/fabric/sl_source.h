@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "fabric/fabric.h"
+#include "fabric.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 
 constexpr unsigned kSlCount = 16;
 constexpr unsigned kVlCount = 16;
@@ -34,4 +34,4 @@ class UniformSl : public SlSource {
   std::uint8_t sl_;
 };
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -3,19 +3,17 @@
 // SL, 0..15) per (source switch, destination LID). Rows follow the fabric's
 // switch order like ForwardingTables, so memory is switches x LIDs bytes plus
 // a LID -> row index; layer(slid, dlid) is O(1) and const (thread-safe reads).
+// formats/layer_table_io.h writes and reads it as text.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
-#include <string>
-#include <string_view>
 #include <vector>
 
-#include "fabric/fabric.h"
-#include "fabric/switch_lid_table.h"
+#include "fabric.h"
 #include "sl_source.h"
+#include "switch_lid_table.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 
 class LayerTable : public SlSource {
  public:
@@ -51,18 +49,4 @@ class LayerTable : public SlSource {
   std::vector<std::uint32_t> row_of_lid_;  // source LID -> row of its switch
 };
 
-// Layer table file, written by write_layer_table and read back against the
-// same fabric:
-//   psssp-layers 1
-//   layers L lids N
-//   switch 0x<switch GUID> <N characters>
-// One row per switch (ascending GUID; rows may be missing = all layer 0),
-// character i is the layer for destination LID i as one hex digit 0-f, so N =
-// max LID + 1. '#' starts a comment line. Throws InputError(file:line) on bad
-// headers, unknown or repeated switches, wrong row lengths, layers >= L.
-void write_layer_table(std::ostream& out, const Fabric& fabric, const LayerTable& table);
-LayerTable parse_layer_table(std::string_view content, const std::string& source,
-                             const Fabric& fabric);
-LayerTable read_layer_table(const std::string& path, const Fabric& fabric);
-
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // SL-to-VL mapping: identity, one map for the whole fabric, or per (switch,
-// in port, out port) as OpenSM programs it and dumps it to opensm-sl2vl.dump.
+// in port, out port) as OpenSM programs it and dumps it to opensm-sl2vl.dump
+// (read by formats/sl2vl_dump_reader.h).
 // A route leaving switch w on port q after entering on p travels the channel
 // out of q on VL vl(w, p, q, SL). VL 15 is management only: a data route
 // mapped to it is dropped by the switch.
@@ -8,14 +9,12 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
 
-#include "fabric/fabric.h"
+#include "fabric.h"
 #include "sl_source.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 
 using SlVlMap = std::array<std::uint8_t, kSlCount>;
 constexpr std::uint8_t kDropVl = 15;
@@ -48,18 +47,4 @@ class Sl2VlTables {
   std::vector<bool> present_;
 };
 
-// Parses opensm-sl2vl.dump (OpenSM's dump_sl2vl_tbl, written when QoS or a
-// routing engine with SL2VL updates is active). Blocks per port:
-//   Switch 0x0002c90000000001, base LID 1, "desc"
-//   #in out : 0  1  2  ...  15
-//   #--------------------------------------------------------
-//   0   1   : 0  1  2  ...
-//   #--------------------------------------------------------
-// The GUID is the port GUID (a switch's port 0); "Channel Adapter" / "Router"
-// blocks have one "0 0" row (the injection map) and are checked but unused.
-// Nodes are matched by port GUID, then node GUID. Throws InputError(file:line).
-Sl2VlTables parse_sl2vl_dump(std::string_view content, const std::string& source,
-                             const Fabric& fabric);
-Sl2VlTables read_sl2vl_dump(const std::string& path, const Fabric& fabric);
-
-}  // namespace psssp::deadlock
+}  // namespace psssp

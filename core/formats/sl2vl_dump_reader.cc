@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Reader of opensm-sl2vl.dump; the format is described in sl2vl.h.
+// Reader of opensm-sl2vl.dump; the format is described in sl2vl_dump_reader.h.
+#include "sl2vl_dump_reader.h"
+
 #include <optional>
 
 #include "formats/fabric_io.h"
-#include "sl2vl.h"
-#include "text_lines.h"
+#include "formats/line_scanner.h"
 
-namespace psssp::deadlock {
+namespace psssp {
 namespace {
+
+using formats::excerpt;
+using formats::fail;
+using formats::parse_number;
+using formats::split_words;
 
 struct Block {
   NodeId node = kNoNode;
   bool is_switch = false;
 };
-
-[[noreturn]] void fail(const std::string& source, std::size_t line, const std::string& message,
-                       std::string_view text) {
-  throw InputError(source, line, message + ": " + excerpt(text));
-}
 
 // "Switch 0x0002c90000000001, base LID 1, \"desc\"" -> the node.
 Block parse_header(std::string_view line, const std::string& source, std::size_t number,
@@ -54,11 +55,11 @@ Sl2VlTables parse_sl2vl_dump(std::string_view content, const std::string& source
                              const Fabric& fabric) {
   Sl2VlTables tables;
   std::optional<Block> block;
-  TextLines lines(content);
+  formats::LineScanner lines(content);
   std::string_view line;
   while (lines.next(line)) {
-    const std::size_t number = lines.number();
-    const std::string_view text = strip_comment(line);
+    const std::size_t number = lines.line_number();
+    const std::string_view text = formats::strip_comment(line);
     if (line.find_first_not_of(" \t") == std::string_view::npos ||
         line[line.find_first_not_of(" \t")] == '#')
       continue;
@@ -69,8 +70,8 @@ Sl2VlTables parse_sl2vl_dump(std::string_view content, const std::string& source
     if (!block) fail(source, number, "table row before any port header", line);
     const auto colon = text.find(':');
     if (colon == std::string_view::npos) fail(source, number, "expected \"in out : VLs\"", line);
-    const auto ports = split_fields(text.substr(0, colon));
-    const auto vls = split_fields(text.substr(colon + 1));
+    const auto ports = split_words(text.substr(0, colon));
+    const auto vls = split_words(text.substr(colon + 1));
     if (ports.size() != 2) fail(source, number, "expected an in port and an out port", line);
     if (vls.size() != kSlCount) fail(source, number, "expected 16 VLs", line);
     const Node& node = fabric.node(block->node);
@@ -99,4 +100,4 @@ Sl2VlTables read_sl2vl_dump(const std::string& path, const Fabric& fabric) {
   return parse_sl2vl_dump(read_file(path), path, fabric);
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace psssp::deadlock {
+namespace psssp {
 
 LayerTable::LayerTable(const Fabric& fabric)
     : layers_(fabric, 0),
@@ -31,4 +31,4 @@ std::size_t LayerTable::memory_bytes() const {
   return layers_.memory_bytes() + row_of_lid_.size() * sizeof(std::uint32_t);
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp

@@ -1,28 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-#include "layer_table.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "formats/fabric_io.h"
-#include "test_fabrics.h"
+#include "layer_table_io.h"
+#include "topologies/test_topologies.h"
 
-namespace psssp::deadlock {
+namespace psssp::formats {
 namespace {
 
 TEST(LayerTable, LookupGoesThroughTheSourceSwitch) {
   Fabric f = testing::ring(3, 2);
   testing::assign_lids(f, 1);  // hosts own two LIDs each
   LayerTable t(f);
-  const NodeId s1 = *f.find_by_name("s1");
-  const Port& host = f.node(*f.find_by_name("h1-1")).ports[1];
-  const Lid dlid = f.node(*f.find_by_name("h2-0")).ports[1].lid;
+  const NodeId s1 = *f.find_by_name("sw-1");
+  const Port& host = f.node(*f.find_by_name("h-3")).ports[1];
+  const Lid dlid = f.node(*f.find_by_name("h-4")).ports[1].lid;
   t.set(s1, dlid, 3);
   EXPECT_EQ(t.layer(host.lid, dlid), 3);
   EXPECT_EQ(t.layer(static_cast<Lid>(host.lid + 1), dlid), 3);  // LMC range
   EXPECT_EQ(t.layer(f.node(s1).ports[0].lid, dlid), 3);         // the switch's own LID
-  EXPECT_EQ(t.layer(f.node(*f.find_by_name("h0-0")).ports[1].lid, dlid), 0);
+  EXPECT_EQ(t.layer(f.node(*f.find_by_name("h-0")).ports[1].lid, dlid), 0);
   EXPECT_EQ(t.layer(0xB000, dlid), 0);  // unknown LIDs
   EXPECT_EQ(t.sl(host.lid, dlid), 3);
   EXPECT_EQ(t.layers_used(), 4u);
@@ -33,8 +32,8 @@ TEST(LayerTable, LookupGoesThroughTheSourceSwitch) {
 TEST(LayerTable, WriteAndReadBack) {
   const Fabric f = testing::ring(4, 2);
   LayerTable t(f);
-  t.set(*f.find_by_name("s2"), 5, 1);
-  t.set(*f.find_by_name("s3"), 7, 11);
+  t.set(*f.find_by_name("sw-2"), 5, 1);
+  t.set(*f.find_by_name("sw-3"), 7, 11);
   std::ostringstream out;
   write_layer_table(out, f, t);
   const std::string text = out.str();
@@ -63,17 +62,21 @@ TEST(LayerTable, MalformedFilesNameFileAndLine) {
   expect_error("psssp-layers 2\n", "1", "version");
   expect_error("psssp-layers 1\nlayers 2 lids 12\n", "2", "table has 12 LIDs, the fabric 13");
   expect_error("psssp-layers 1\nlayers 17 lids 13\n", "2", "layer count");
-  expect_error(head + "switch 0x1000 " + row + "0\n", "3", "row has 14 layers");
+  // 0x5053570000000000 is sw-0, 0x5053480000000000 host h-0 (topologies/builder.h).
+  expect_error(head + "switch 0x5053570000000000 " + row + "0\n", "3", "row has 14 layers");
   expect_error(head + "switch 0x9999 " + row + "\n", "3", "no switch");
-  expect_error(head + "switch 0x1004 " + row + "\n", "3", "no switch");  // a host's GUID
-  expect_error(head + "# c\nswitch 0x1000 " + row + "\nswitch 0x1000 " + row + "\n", "5",
-               "second row");
-  expect_error(head + "switch 0x1000 0000020000000\n", "3", "LID 5: layer '2' not in 0..1");
-  expect_error(head + "switch 0x1000 00000z0000000\n", "3", "layer 'z'");
-  expect_error(head + "switch 0x1000\n", "3", "switch GUID LAYERS");
+  expect_error(head + "switch 0x5053480000000000 " + row + "\n", "3",
+               "no switch");  // a host's GUID
+  expect_error(
+      head + "# c\nswitch 0x5053570000000000 " + row + "\nswitch 0x5053570000000000 " + row + "\n",
+      "5", "second row");
+  expect_error(head + "switch 0x5053570000000000 0000020000000\n", "3",
+               "LID 5: layer '2' not in 0..1");
+  expect_error(head + "switch 0x5053570000000000 00000z0000000\n", "3", "layer 'z'");
+  expect_error(head + "switch 0x5053570000000000\n", "3", "switch GUID LAYERS");
   expect_error("# only a comment\n", "1", "missing");
   EXPECT_THROW(read_layer_table("/nonexistent/layers", f), InputError);
 }
 
 }  // namespace
-}  // namespace psssp::deadlock
+}  // namespace psssp::formats

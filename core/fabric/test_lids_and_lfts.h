@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// LIDs and min-hop forwarding tables for fabrics built in tests (see
+// topologies/test_topologies.h) and bench_deadlock, so they need neither
+// OpenSM nor the routing engine.
+#pragma once
+
+#include "fabric.h"
+#include "forwarding_tables.h"
+
+namespace psssp::testing {
+
+// Gives every switch (port 0) and cabled host port a LID: switches first,
+// then hosts, in node order; host ports get `lmc`, their 2^lmc LIDs aligned
+// as OpenSM hands them out. GUIDs that are zero are set from the node index
+// (node 0x1000 + id, host port node << 8 | port). Indexes the fabric.
+void assign_lids(Fabric& fabric, std::uint8_t lmc = 0);
+
+// Min-hop LFTs by BFS from each destination's switch. Among the ports on
+// shortest paths the choice is (LID mod count), so destinations spread over
+// parallel paths as OpenSM's minhop does.
+ForwardingTables min_hop_lfts(const Fabric& fabric);
+
+}  // namespace psssp::testing
