@@ -55,7 +55,7 @@ int convert(const ConvertOptions& o) {
     write_fabric_dot(net, fabric, DotOptions{o.title, o.link_csv.empty() ? nullptr : &loads});
   else
     report = write_ibsim_net(net, fabric);
-  const std::vector<NodeId> roots = fat_tree_roots(fabric);
+  const std::vector<NodeId> roots = updown_roots(fabric);
   if (roots_out)
     for (NodeId id : roots) *roots_out << hex_guid(fabric.node(id).guid) << '\n';
   // Never silent: a replay at other rates scores another fabric.

@@ -35,7 +35,7 @@ TEST(DotWriter, SwitchGraphWithoutLoads) {
   EXPECT_EQ(count(dot, " -- "), 2u) << dot;  // two cables between switches, no host drawn
   EXPECT_NE(dot.find("layout=neato"), std::string::npos);  // a chain is no fat tree
   EXPECT_NE(dot.find("label=\"chain \\\"3\\\"\""), std::string::npos) << dot;
-  EXPECT_NE(dot.find("s0 [guid=\"0x0000000000001000\", hosts=2, label=\"switch 0\\n2 hosts\""),
+  EXPECT_NE(dot.find("s0 [guid=\"0x5053570000000000\", hosts=2, label=\"sw-0\\n2 hosts\""),
             std::string::npos)
       << dot;
   EXPECT_NE(dot.find("s0 -- s1 [ports=\"3:4\", gbps=32"), std::string::npos) << dot;
@@ -46,10 +46,10 @@ TEST(DotWriter, SwitchGraphWithoutLoads) {
 TEST(DotWriter, LoadsColourTheBusiestCableRed) {
   const testing::Chain c = testing::make_chain(3, 2);
   LinkLoads loads;
-  loads[{0x1000, 3}] = 1.5;  // switch 0 -> switch 1
-  loads[{0x1001, 4}] = 0.5;  // switch 1 -> switch 0
-  loads[{0x1001, 3}] = 3.0;  // switch 1 -> switch 2: the busiest
-  loads[{0x1000, 1}] = 7.0;  // switch 0 -> its first host
+  loads[{0x5053570000000000, 3}] = 1.5;  // switch 0 -> switch 1
+  loads[{0x5053570000000001, 4}] = 0.5;  // switch 1 -> switch 0
+  loads[{0x5053570000000001, 3}] = 3.0;  // switch 1 -> switch 2: the busiest
+  loads[{0x5053570000000000, 1}] = 7.0;  // switch 0 -> its first host
   std::ostringstream out;
   write_fabric_dot(out, c.fabric, DotOptions{"", &loads});
   const std::string dot = out.str();

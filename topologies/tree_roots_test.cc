@@ -52,8 +52,8 @@ TEST(TreeRoots, NoTreeNoRoots) {
   EXPECT_TRUE(fat_tree_roots(Fabric{}).empty());
 }
 
-// Every switch has hosts (one level, as public-1.topo): one root, the switch
-// with the most switch cables.
+// Every switch has hosts (one level, as public-1.topo): no fat tree, but one
+// up*/down* root, the switch with the most switch cables.
 TEST(TreeRoots, OneLevelGetsItsHub) {
   Fabric f;
   const NodeId a = f.add_node(NodeType::switch_node, "a", 8);
@@ -67,7 +67,8 @@ TEST(TreeRoots, OneLevelGetsItsHub) {
       f.connect({h, 1}, {s, p});
     }
   f.index();
-  EXPECT_EQ(fat_tree_roots(f), std::vector<NodeId>{b});
+  EXPECT_TRUE(fat_tree_roots(f).empty());  // no tree
+  EXPECT_EQ(updown_roots(f), std::vector<NodeId>{b});
 }
 
 }  // namespace

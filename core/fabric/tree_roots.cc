@@ -56,21 +56,23 @@ std::vector<NodeId> fat_tree_roots(const Fabric& fabric) {
   for (NodeId id : fabric.switches())
     if (level[id] != kUnreached) top = std::max(top, level[id]);
   std::vector<NodeId> roots;
-  if (top == 0) {
-    // One level (every switch has hosts): up*/down* still needs a root to
-    // orient the cables; the switch with the most switch cables, as a star's hub.
-    if (fabric.switches().size() < 2) return roots;
-    NodeId hub = fabric.switches().front();
-    for (NodeId id : fabric.switches())
-      if (count_ports(fabric, fabric.node(id)).switches >
-          count_ports(fabric, fabric.node(hub)).switches)
-        hub = id;
-    roots.push_back(hub);
-    return roots;
-  }
+  if (top == 0) return roots;
   for (NodeId id : fabric.switches())
     if (level[id] == top) roots.push_back(id);
   return roots;
+}
+
+std::vector<NodeId> updown_roots(const Fabric& fabric) {
+  std::vector<NodeId> roots = fat_tree_roots(fabric);
+  if (!roots.empty() || fabric.switches().size() < 2) return roots;
+  // One level (every switch has hosts): up*/down* still needs a root to
+  // orient the cables; the switch with the most switch cables, as a star's hub.
+  NodeId hub = fabric.switches().front();
+  for (NodeId id : fabric.switches())
+    if (count_ports(fabric, fabric.node(id)).switches >
+        count_ports(fabric, fabric.node(hub)).switches)
+      hub = id;
+  return {hub};
 }
 
 }  // namespace psssp

@@ -15,9 +15,13 @@
 
 namespace psssp {
 
-// Root switches in node order. When every switch is a leaf (one level),
-// the one with the most switch cables, so that up*/down* has a root; empty
-// for a fabric of fewer than two switches.
+// Root switches in node order; empty when the fabric has no switch or no
+// host, or every switch is a leaf (one level: no tree to speak of).
 std::vector<NodeId> fat_tree_roots(const Fabric& fabric);
+
+// Roots for up*/down* routing (OpenSM's updn, ftree's root file): the fat
+// tree's, or for a one-level fabric of several switches the one with the
+// most switch cables.
+std::vector<NodeId> updown_roots(const Fabric& fabric);
 
 }  // namespace psssp
