@@ -261,12 +261,12 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "auto (default): switches, and with full effort also\n"
          "interleaved, keeping the higher estimated eBB")
       ->type_name("O");
-  CLI::Option* vls = cli::add_uint(
-      cmd, "--vls", o.vls,
-      "deadlock-free mode, as the plugin's vls=N: spread the routes over\n"
-      "at most N virtual layers (SLs), each free of credit loops; fails\n"
-      "when the routes need more",
-      1, 16);
+  CLI::Option* vls =
+      cli::add_uint(cmd, "--vls", o.vls,
+                    "deadlock-free mode, as the plugin's vls=N: spread the routes over\n"
+                    "at most N virtual layers (SLs), each free of credit loops; fails\n"
+                    "when the routes need more",
+                    1, 16);
   cmd.add_option("--layers-out", o.layers_out,
                  "with --vls: write the layer table the plugin would program\n"
                  "(its psssp-layers.dump; psssp-sim check --deadlock --layers FILE)")

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 
+#include "acyclic_slots.h"
 #include "dependency_slots.h"
 #include "online_order.h"
 #include "route_walk.h"
@@ -152,22 +153,31 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   for (std::size_t s = 0; s < sources.size(); ++s)
     for (const SourcePort& p : sources[s].ports) weight[s] += p.lid_count;
 
-  // Dependencies per path (capped), so paths can be visited by length.
+  // Dependencies per path (capped), so paths can be visited by length;
+  // stored destination-major, the order every pass below visits them in.
+  // Also the union of all dependencies: acyclic means one layer holds all.
   std::vector<Hop> hops;
   std::vector<Dependency> deps;
-  std::vector<std::uint8_t> length(sources.size() * dests.size());
+  const std::size_t ns = sources.size();
+  std::vector<std::uint8_t> length(ns * dests.size());
+  std::vector<std::uint8_t> in_union(g.slots.size(), 0);
   std::vector<bool> has_length(256, false);
-  for (std::size_t s = 0; s < sources.size(); ++s)
-    for (std::size_t d = 0; d < dests.size(); ++d) {
+  for (std::size_t d = 0; d < dests.size(); ++d)
+    for (std::size_t s = 0; s < ns; ++s) {
       if (route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
         throw LayerError("forwarding loop on the route from " +
                              describe_node(fabric, sources[s].node) + " to LID " +
                              std::to_string(dests[d]) + ": no layering is deadlock-free",
                          0, options.max_layers);
       const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(deps.size(), 255));
-      length[s * dests.size() + d] = len;
+      length[d * ns + s] = len;
       has_length[len] = true;
+      for (const Dependency& dep : deps) in_union[dep.slot] = 1;
     }
+  // Every subset of an acyclic graph is acyclic: first fit would put every
+  // route into layer 0, and balancing may move any route anywhere.
+  const bool one_layer = slots_acyclic(fabric, g.slots, in_union);
+  in_union = {};
   std::vector<unsigned> lengths;  // length buckets, ascending
   for (unsigned len = 1; len < 256; ++len)
     if (has_length[len]) lengths.push_back(len);
@@ -176,16 +186,16 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   auto for_each_path = [&](auto&& f) {
     if (order == LayerOptions::Order::lid) {
       for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < sources.size(); ++s)
-          if (length[s * dests.size() + d] != 0) f(s, d);
+        for (std::size_t s = 0; s < ns; ++s)
+          if (length[d * ns + s] != 0) f(s, d);
       return;
     }
     const bool longest = order == LayerOptions::Order::longest_first;
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const unsigned len = lengths[longest ? lengths.size() - 1 - k : k];
       for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < sources.size(); ++s)
-          if (length[s * dests.size() + d] == len) f(s, d);
+        for (std::size_t s = 0; s < ns; ++s)
+          if (length[d * ns + s] == len) f(s, d);
     }
   };
 
@@ -222,7 +232,12 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
                    LayerOptions::Order::shortest_first})
       if (o != options.order) orders.push_back(o);
   unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
+  if (one_layer) {
+    orders.resize(1);  // the table is all layer 0 already
+    fewest = 1;
+  }
   for (LayerOptions::Order o : orders) {
+    if (one_layer) break;
     order = o;
     const unsigned needed = first_fit();
     if (needed != 0 && (fewest == 0 || needed < fewest)) fewest = needed;
@@ -230,12 +245,14 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   }
   if (fewest == 0 || fewest > options.max_layers)
     throw LayerError(layers_message(fewest, options.max_layers), fewest, options.max_layers);
-  result.layers_needed = static_cast<unsigned>(layers.size());
+  result.layers_needed = one_layer ? 1 : static_cast<unsigned>(layers.size());
   result.order = order;
 
   const unsigned n = options.balance ? options.max_layers : result.layers_needed;
-  while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
-  result.work_bytes = table.memory_bytes() + length.size() + layers.size() * LayerGraph::bytes(g);
+  if (!one_layer)
+    while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
+  result.work_bytes =
+      table.memory_bytes() + length.size() + g.slots.size() + layers.size() * LayerGraph::bytes(g);
   std::vector<std::size_t> load(n, 0);
   for_each_path([&](std::size_t s, std::size_t d) {
     load[table.get(sources[s].node, dests[d])] += weight[s];
@@ -251,12 +268,21 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       const NodeId sw = sources[s].node;
       const unsigned from = table.get(sw, dests[d]);
       if (load[from] <= target) return;
-      for (unsigned l = 0; l < n; ++l) by_load[l] = l;
-      std::stable_sort(by_load.begin(), by_load.end(),
-                       [&](unsigned a, unsigned b) { return load[a] < load[b]; });
-      route_dependencies(g, tracer, sw, dests[d], hops, deps);
+      // Layers by load ascending, ties by index (a stable insertion sort).
+      for (unsigned l = 0; l < n; ++l) {
+        unsigned k = l;
+        for (; k > 0 && load[by_load[k - 1]] > load[l]; --k) by_load[k] = by_load[k - 1];
+        by_load[k] = l;
+      }
+      if (!one_layer) route_dependencies(g, tracer, sw, dests[d], hops, deps);
       for (unsigned to : by_load) {
         if (to == from || load[to] + weight[s] > target) continue;
+        if (one_layer) {  // any layer takes it
+          table.set(sw, dests[d], static_cast<std::uint8_t>(to));
+          load[from] -= weight[s];
+          load[to] += weight[s];
+          break;
+        }
         if (!layers[to]->add(deps)) continue;
         layers[from]->remove(deps);
         table.set(sw, dests[d], static_cast<std::uint8_t>(to));
@@ -269,7 +295,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   // Routes without switch-to-switch dependencies fit in any layer.
   for (std::size_t d = 0; d < dests.size(); ++d)
     for (std::size_t s = 0; s < sources.size(); ++s) {
-      if (length[s * dests.size() + d] != 0) continue;
+      if (length[d * ns + s] != 0) continue;
       unsigned to = 0;
       if (options.balance)
         for (unsigned l = 1; l < n; ++l)
