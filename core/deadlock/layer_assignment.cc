@@ -8,6 +8,7 @@
 #include "acyclic_slots.h"
 #include "dependency_slots.h"
 #include "online_order.h"
+#include "path_survey.h"
 #include "route_walk.h"
 
 namespace psssp::deadlock {
@@ -162,18 +163,22 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   std::vector<std::uint8_t> length(ns * dests.size());
   std::vector<std::uint8_t> in_union(g.slots.size(), 0);
   std::vector<bool> has_length(256, false);
-  for (std::size_t d = 0; d < dests.size(); ++d)
+  PathSurvey survey(fabric, g.slots, tracer);
+  for (std::size_t d = 0; d < dests.size(); ++d) {
+    survey.begin(dests[d]);
     for (std::size_t s = 0; s < ns; ++s) {
-      if (route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
+      WalkEnd end = WalkEnd::delivered;
+      const std::size_t count = survey.count(sources[s].node, in_union, end);
+      if (end == WalkEnd::loop)
         throw LayerError("forwarding loop on the route from " +
                              describe_node(fabric, sources[s].node) + " to LID " +
                              std::to_string(dests[d]) + ": no layering is deadlock-free",
                          0, options.max_layers);
-      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(deps.size(), 255));
+      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
       length[d * ns + s] = len;
       has_length[len] = true;
-      for (const Dependency& dep : deps) in_union[dep.slot] = 1;
     }
+  }
   // Every subset of an acyclic graph is acyclic: first fit would put every
   // route into layer 0, and balancing may move any route anywhere.
   const bool one_layer = slots_acyclic(fabric, g.slots, in_union);
