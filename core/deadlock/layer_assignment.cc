@@ -68,16 +68,16 @@ class LayerGraph {
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
-    // A dependency refused while the graph has only grown since stays
-    // refused: reachability never shrinks, so skip the search.
+    // A dependency refused stays refused: the graph only grows, so
+    // reachability never shrinks; skip the search.
     for (const Dependency& d : deps)
-      if (count_[d.slot] == 0 && refused_[d.slot] == generation_) return false;
+      if (count_[d.slot] == 0 && refused_[d.slot] != 0) return false;
     bool grown = false;
     for (std::size_t i = 0; i < deps.size(); ++i) {
       const Dependency& d = deps[i];
       if (count_[d.slot] == 0) {
         if (!order_.insert(d.from, d.to, succ(), pred())) {
-          if (!grown) refused_[d.slot] = generation_;
+          if (!grown) refused_[d.slot] = 1;
           rollback(deps, i);
           return false;
         }
@@ -87,17 +87,8 @@ class LayerGraph {
     }
     return true;
   }
-  // Removes a route added by add().
-  void remove(const std::vector<Dependency>& deps) {
-    for (const Dependency& d : deps)
-      if (--count_[d.slot] == 0) removed_ = true;
-    if (removed_) {
-      ++generation_;  // refusals may no longer hold
-      removed_ = false;
-    }
-  }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * 2 * sizeof(std::uint32_t) + g.fabric.channel_count() * 8;
+    return g.slots.size() * (sizeof(std::uint32_t) + 1) + g.fabric.channel_count() * 8;
   }
 
  private:
@@ -108,9 +99,7 @@ class LayerGraph {
 
   const Geometry& g_;
   std::vector<std::uint32_t> count_;
-  std::vector<std::uint32_t> refused_;  // generation_ when refused
-  std::uint32_t generation_ = 1;        // bumped when edges are removed
-  bool removed_ = false;
+  std::vector<std::uint8_t> refused_;  // 1: adding the dependency closes a cycle
   OnlineTopologicalOrder order_;
 };
 
@@ -254,42 +243,49 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   result.order = order;
 
   const unsigned n = options.balance ? options.max_layers : result.layers_needed;
-  if (!one_layer)
-    while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
   result.work_bytes =
       table.memory_bytes() + length.size() + g.slots.size() + layers.size() * LayerGraph::bytes(g);
+  layers.clear();  // balancing needs no graphs
   std::vector<std::size_t> load(n, 0);
   for_each_path([&](std::size_t s, std::size_t d) {
     load[table.get(sources[s].node, dests[d])] += weight[s];
   });
   if (options.balance && n > 1) {
-    // Move routes out of overfull layers into the emptiest layer that takes
-    // them without a cycle, aiming at an equal share per layer.
-    std::size_t total = 0;
-    for (std::size_t x : load) total += x;
-    const std::size_t target = (total + n - 1) / n;
+    // Every first-fit layer i becomes a group: layer i plus some of the
+    // spare layers, given one by one to the group with the most routes per
+    // layer. Routes move only within their group, and any subset of an
+    // acyclic layer is acyclic, so no move needs a cycle search. Within a
+    // group, routes move out of layers over the group's equal share into
+    // its emptiest layer (ties: lowest).
+    const unsigned k = result.layers_needed;
+    std::vector<unsigned> group(n), members(k, 1);
+    for (unsigned l = 0; l < n; ++l) {
+      if (l < k) {
+        group[l] = l;
+        continue;
+      }
+      unsigned best = 0;
+      for (unsigned i = 1; i < k; ++i)
+        if (load[i] * members[best] > load[best] * members[i]) best = i;
+      group[l] = best;
+      ++members[best];
+    }
+    std::vector<std::size_t> target(k);
+    for (unsigned i = 0; i < k; ++i) target[i] = (load[i] + members[i] - 1) / members[i];
     std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
       const NodeId sw = sources[s].node;
       const unsigned from = table.get(sw, dests[d]);
-      if (load[from] <= target) return;
+      const std::size_t share = target[group[from]];
+      if (load[from] <= share) return;
       // Layers by load ascending, ties by index (a stable insertion sort).
       for (unsigned l = 0; l < n; ++l) {
-        unsigned k = l;
-        for (; k > 0 && load[by_load[k - 1]] > load[l]; --k) by_load[k] = by_load[k - 1];
-        by_load[k] = l;
+        unsigned j = l;
+        for (; j > 0 && load[by_load[j - 1]] > load[l]; --j) by_load[j] = by_load[j - 1];
+        by_load[j] = l;
       }
-      if (!one_layer) route_dependencies(g, tracer, sw, dests[d], hops, deps);
       for (unsigned to : by_load) {
-        if (to == from || load[to] + weight[s] > target) continue;
-        if (one_layer) {  // any layer takes it
-          table.set(sw, dests[d], static_cast<std::uint8_t>(to));
-          load[from] -= weight[s];
-          load[to] += weight[s];
-          break;
-        }
-        if (!layers[to]->add(deps)) continue;
-        layers[from]->remove(deps);
+        if (to == from || group[to] != group[from] || load[to] + weight[s] > share) continue;
         table.set(sw, dests[d], static_cast<std::uint8_t>(to));
         load[from] -= weight[s];
         load[to] += weight[s];
