@@ -172,6 +172,8 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   // route into layer 0, and balancing may move any route anywhere.
   const bool one_layer = slots_acyclic(fabric, g.slots, in_union);
   in_union = {};
+  // Layer per path, destination-major like `length`; into the table at the end.
+  std::vector<std::uint8_t> layer_of(length.size(), 0);
   std::vector<unsigned> lengths;  // length buckets, ascending
   for (unsigned len = 1; len < 256; ++len)
     if (has_length[len]) lengths.push_back(len);
@@ -212,7 +214,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
           layers.push_back(std::make_unique<LayerGraph>(g));
         }
         if (layers[l]->add(deps)) {
-          table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(l));
+          layer_of[d * ns + s] = static_cast<std::uint8_t>(l);
           break;
         }
       }
@@ -243,13 +245,11 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   result.order = order;
 
   const unsigned n = options.balance ? options.max_layers : result.layers_needed;
-  result.work_bytes =
-      table.memory_bytes() + length.size() + g.slots.size() + layers.size() * LayerGraph::bytes(g);
+  result.work_bytes = table.memory_bytes() + 2 * length.size() + g.slots.size() +
+                      layers.size() * LayerGraph::bytes(g);
   layers.clear();  // balancing needs no graphs
   std::vector<std::size_t> load(n, 0);
-  for_each_path([&](std::size_t s, std::size_t d) {
-    load[table.get(sources[s].node, dests[d])] += weight[s];
-  });
+  for_each_path([&](std::size_t s, std::size_t d) { load[layer_of[d * ns + s]] += weight[s]; });
   if (options.balance && n > 1) {
     // Every first-fit layer i becomes a group: layer i plus some of the
     // spare layers, given one by one to the group with the most routes per
@@ -274,8 +274,8 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
     for (unsigned i = 0; i < k; ++i) target[i] = (load[i] + members[i] - 1) / members[i];
     std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
-      const NodeId sw = sources[s].node;
-      const unsigned from = table.get(sw, dests[d]);
+      std::uint8_t& layer = layer_of[d * ns + s];
+      const unsigned from = layer;
       const std::size_t share = target[group[from]];
       if (load[from] <= share) return;
       // Layers by load ascending, ties by index (a stable insertion sort).
@@ -286,7 +286,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       }
       for (unsigned to : by_load) {
         if (to == from || group[to] != group[from] || load[to] + weight[s] > share) continue;
-        table.set(sw, dests[d], static_cast<std::uint8_t>(to));
+        layer = static_cast<std::uint8_t>(to);
         load[from] -= weight[s];
         load[to] += weight[s];
         break;
@@ -301,9 +301,17 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       if (options.balance)
         for (unsigned l = 1; l < n; ++l)
           if (load[l] < load[to]) to = l;
-      table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(to));
+      layer_of[d * ns + s] = static_cast<std::uint8_t>(to);
       load[to] += weight[s];
     }
+  // Into the table's switch-major rows, 64 switches at a time (each cache
+  // line of layer_of read once).
+  for (std::size_t s0 = 0; s0 < ns; s0 += 64) {
+    const std::size_t s1 = std::min(ns, s0 + 64);
+    for (std::size_t d = 0; d < dests.size(); ++d)
+      for (std::size_t s = s0; s < s1; ++s)
+        table.set(sources[s].node, dests[d], layer_of[d * ns + s]);
+  }
   result.routes_per_layer = load;
   result.paths = sources.size() * dests.size();
   result.layers_used = 0;
