@@ -34,6 +34,7 @@ class OnlineTopologicalOrder {
   std::vector<std::uint32_t> mark_;  // epoch stamps: visited in this insertion
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> forward_, backward_, stack_, slots_;
+  std::vector<std::uint64_t> forward_keys_, backward_keys_;  // (position, vertex)
 };
 
 template <class Succ, class Pred>
