@@ -44,6 +44,23 @@ def test_torus_plain_has_credit_loop_layers_remove_it(tmp_path):
         assert "credit loops (SLs from layer table" in proof.stdout
         assert ": none;" in proof.stdout
 
+        # Offline, psssp-sim route --vls writes the same tables and the same
+        # layer table, byte for byte (one writer, write_layer_table, and the
+        # same switch order: node GUIDs). The plugin may get fewer layers than
+        # vls=8 when the ports offer fewer data VLs: offline asks for as many
+        # as the plugin spread over.
+        offline, offline_layers = tmp_path / "offline.dump", tmp_path / "offline-layers.dump"
+        run([binary("psssp-sim"), "route", topo, "-o", offline, "--vls", needed.group(2),
+             "--layers-out", offline_layers])
+        same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
+                   check=False)
+        assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+        with open(layers, "rb") as dump:
+            assert dump.read() == offline_layers.read_bytes()
+        offline_proof = run([binary("psssp-sim"), "check", topo, "--routes", offline,
+                             "--deadlock", "--layers", offline_layers], check=False)
+        assert offline_proof.returncode == 0 and ": none;" in offline_proof.stdout
+
 
 def test_tree_needs_one_layer(tmp_path):
     net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)

@@ -12,10 +12,12 @@
 #include "cli/json_report.h"
 #include "cli/output_files.h"
 #include "commands.h"
+#include "deadlock/layer_assignment.h"
 #include "fabric/canonical_order.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/guid_list.h"
+#include "formats/layer_table_io.h"
 #include "formats/lft_io.h"
 #include "routing/incremental.h"
 #include "routing/option_names.h"
@@ -33,6 +35,8 @@ struct RouteOptions {
   FabricInput input;
   std::string output, guid_file;
   std::string previous, reference;  // incremental re-routing (routing/incremental.h)
+  unsigned vls = 0;                 // deadlock-free mode: virtual layers, as the plugin's vls=N
+  std::string layers_out;           // the layer table the plugin would program
   bool json = false;
   RoutingOptions routing;
   IncrementalOptions incremental;
@@ -104,7 +108,8 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
     std::fprintf(stderr, "  ... and %zu more\n", r.unreachable.size() - shown);
 }
 
-void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult& r) {
+void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult& r,
+                const cli::Json& layers) {
   const LinkLoad load = switch_link_load(fabric, r);
   cli::Json report = cli::json_report();
   report["fabric"] = o.input.path;
@@ -131,6 +136,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
       r.estimate_switches >= 0.0
           ? cli::Json{{"switches", r.estimate_switches}, {"interleaved", r.estimate_interleaved}}
           : cli::Json();
+  report["layers"] = layers;
   cli::write_json(std::cout, report);
 }
 
@@ -157,12 +163,30 @@ int route(RouteOptions& o) {
     }
   }
   write_lfts(out, fabric, result.lfts);
+  deadlock::LayerAssignment layers;
+  if (o.vls) {
+    deadlock::LayerOptions lo;
+    lo.max_layers = o.vls;
+    layers = deadlock::assign_layers(fabric, result.lfts, lo);  // LayerError: too few
+    if (!o.layers_out.empty())
+      write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, layers.table);
+  }
   if (o.json) {
-    print_json(o, fabric, result);
+    cli::Json report;
+    if (o.vls)
+      report = {{"needed", layers.layers_needed},
+                {"used", layers.layers_used},
+                {"seconds", layers.seconds},
+                {"output", o.layers_out}};
+    print_json(o, fabric, result, report);
     outputs.commit();
   } else {
     outputs.commit();
     print_summary(fabric, result, o.output);  // "wrote FILE" once it is written
+    if (o.vls)
+      std::fprintf(stderr, "  routes need %u virtual layers, spread over %u, in %.3f s%s%s\n",
+                   layers.layers_needed, layers.layers_used, layers.seconds,
+                   o.layers_out.empty() ? "" : "; table in ", o.layers_out.c_str());
   }
   return cli::kExitOk;
 }
@@ -237,6 +261,17 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "auto (default): switches, and with full effort also\n"
          "interleaved, keeping the higher estimated eBB")
       ->type_name("O");
+  CLI::Option* vls =
+      cli::add_uint(cmd, "--vls", o.vls,
+                    "deadlock-free mode, as the plugin's vls=N: spread the routes over\n"
+                    "at most N virtual layers (SLs), each free of credit loops; fails\n"
+                    "when the routes need more",
+                    1, 16);
+  cmd.add_option("--layers-out", o.layers_out,
+                 "with --vls: write the layer table the plugin would program\n"
+                 "(its psssp-layers.dump; psssp-sim check --deadlock --layers FILE)")
+      ->type_name("FILE")
+      ->needs(vls);
   cli::add_threads(cmd, r.threads, "worker threads; the tables do not depend on it");
   CLI::Option* previous =
       cmd.add_option("--previous", o.previous,

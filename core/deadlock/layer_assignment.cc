@@ -5,8 +5,10 @@
 #include <chrono>
 #include <memory>
 
+#include "acyclic_slots.h"
 #include "dependency_slots.h"
 #include "online_order.h"
+#include "path_survey.h"
 #include "route_walk.h"
 
 namespace psssp::deadlock {
@@ -66,16 +68,16 @@ class LayerGraph {
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
-    // A dependency refused while the graph has only grown since stays
-    // refused: reachability never shrinks, so skip the search.
+    // A dependency refused stays refused: the graph only grows, so
+    // reachability never shrinks; skip the search.
     for (const Dependency& d : deps)
-      if (count_[d.slot] == 0 && refused_[d.slot] == generation_) return false;
+      if (count_[d.slot] == 0 && refused_[d.slot] != 0) return false;
     bool grown = false;
     for (std::size_t i = 0; i < deps.size(); ++i) {
       const Dependency& d = deps[i];
       if (count_[d.slot] == 0) {
         if (!order_.insert(d.from, d.to, succ(), pred())) {
-          if (!grown) refused_[d.slot] = generation_;
+          if (!grown) refused_[d.slot] = 1;
           rollback(deps, i);
           return false;
         }
@@ -85,17 +87,8 @@ class LayerGraph {
     }
     return true;
   }
-  // Removes a route added by add().
-  void remove(const std::vector<Dependency>& deps) {
-    for (const Dependency& d : deps)
-      if (--count_[d.slot] == 0) removed_ = true;
-    if (removed_) {
-      ++generation_;  // refusals may no longer hold
-      removed_ = false;
-    }
-  }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * 2 * sizeof(std::uint32_t) + g.fabric.channel_count() * 8;
+    return g.slots.size() * (sizeof(std::uint32_t) + 1) + g.fabric.channel_count() * 8;
   }
 
  private:
@@ -106,9 +99,7 @@ class LayerGraph {
 
   const Geometry& g_;
   std::vector<std::uint32_t> count_;
-  std::vector<std::uint32_t> refused_;  // generation_ when refused
-  std::uint32_t generation_ = 1;        // bumped when edges are removed
-  bool removed_ = false;
+  std::vector<std::uint8_t> refused_;  // 1: adding the dependency closes a cycle
   OnlineTopologicalOrder order_;
 };
 
@@ -152,22 +143,37 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   for (std::size_t s = 0; s < sources.size(); ++s)
     for (const SourcePort& p : sources[s].ports) weight[s] += p.lid_count;
 
-  // Dependencies per path (capped), so paths can be visited by length.
+  // Dependencies per path (capped), so paths can be visited by length;
+  // stored destination-major, the order every pass below visits them in.
+  // Also the union of all dependencies: acyclic means one layer holds all.
   std::vector<Hop> hops;
   std::vector<Dependency> deps;
-  std::vector<std::uint8_t> length(sources.size() * dests.size());
+  const std::size_t ns = sources.size();
+  std::vector<std::uint8_t> length(ns * dests.size());
+  std::vector<std::uint8_t> in_union(g.slots.size(), 0);
   std::vector<bool> has_length(256, false);
-  for (std::size_t s = 0; s < sources.size(); ++s)
-    for (std::size_t d = 0; d < dests.size(); ++d) {
-      if (route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps) == WalkEnd::loop)
+  PathSurvey survey(fabric, g.slots, tracer);
+  for (std::size_t d = 0; d < dests.size(); ++d) {
+    survey.begin(dests[d]);
+    for (std::size_t s = 0; s < ns; ++s) {
+      WalkEnd end = WalkEnd::delivered;
+      const std::size_t count = survey.count(sources[s].node, in_union, end);
+      if (end == WalkEnd::loop)
         throw LayerError("forwarding loop on the route from " +
                              describe_node(fabric, sources[s].node) + " to LID " +
                              std::to_string(dests[d]) + ": no layering is deadlock-free",
                          0, options.max_layers);
-      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(deps.size(), 255));
-      length[s * dests.size() + d] = len;
+      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+      length[d * ns + s] = len;
       has_length[len] = true;
     }
+  }
+  // Every subset of an acyclic graph is acyclic: first fit would put every
+  // route into layer 0, and balancing may move any route anywhere.
+  const bool one_layer = slots_acyclic(fabric, g.slots, in_union);
+  in_union = {};
+  // Layer per path, destination-major like `length`; into the table at the end.
+  std::vector<std::uint8_t> layer_of(length.size(), 0);
   std::vector<unsigned> lengths;  // length buckets, ascending
   for (unsigned len = 1; len < 256; ++len)
     if (has_length[len]) lengths.push_back(len);
@@ -176,16 +182,16 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   auto for_each_path = [&](auto&& f) {
     if (order == LayerOptions::Order::lid) {
       for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < sources.size(); ++s)
-          if (length[s * dests.size() + d] != 0) f(s, d);
+        for (std::size_t s = 0; s < ns; ++s)
+          if (length[d * ns + s] != 0) f(s, d);
       return;
     }
     const bool longest = order == LayerOptions::Order::longest_first;
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const unsigned len = lengths[longest ? lengths.size() - 1 - k : k];
       for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < sources.size(); ++s)
-          if (length[s * dests.size() + d] == len) f(s, d);
+        for (std::size_t s = 0; s < ns; ++s)
+          if (length[d * ns + s] == len) f(s, d);
     }
   };
 
@@ -208,7 +214,7 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
           layers.push_back(std::make_unique<LayerGraph>(g));
         }
         if (layers[l]->add(deps)) {
-          table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(l));
+          layer_of[d * ns + s] = static_cast<std::uint8_t>(l);
           break;
         }
       }
@@ -222,7 +228,12 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
                    LayerOptions::Order::shortest_first})
       if (o != options.order) orders.push_back(o);
   unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
+  if (one_layer) {
+    orders.resize(1);  // the table is all layer 0 already
+    fewest = 1;
+  }
   for (LayerOptions::Order o : orders) {
+    if (one_layer) break;
     order = o;
     const unsigned needed = first_fit();
     if (needed != 0 && (fewest == 0 || needed < fewest)) fewest = needed;
@@ -230,36 +241,52 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   }
   if (fewest == 0 || fewest > options.max_layers)
     throw LayerError(layers_message(fewest, options.max_layers), fewest, options.max_layers);
-  result.layers_needed = static_cast<unsigned>(layers.size());
+  result.layers_needed = one_layer ? 1 : static_cast<unsigned>(layers.size());
   result.order = order;
 
   const unsigned n = options.balance ? options.max_layers : result.layers_needed;
-  while (layers.size() < n) layers.push_back(std::make_unique<LayerGraph>(g));
-  result.work_bytes = table.memory_bytes() + length.size() + layers.size() * LayerGraph::bytes(g);
+  result.work_bytes = table.memory_bytes() + 2 * length.size() + g.slots.size() +
+                      layers.size() * LayerGraph::bytes(g);
+  layers.clear();  // balancing needs no graphs
   std::vector<std::size_t> load(n, 0);
-  for_each_path([&](std::size_t s, std::size_t d) {
-    load[table.get(sources[s].node, dests[d])] += weight[s];
-  });
+  for_each_path([&](std::size_t s, std::size_t d) { load[layer_of[d * ns + s]] += weight[s]; });
   if (options.balance && n > 1) {
-    // Move routes out of overfull layers into the emptiest layer that takes
-    // them without a cycle, aiming at an equal share per layer.
-    std::size_t total = 0;
-    for (std::size_t x : load) total += x;
-    const std::size_t target = (total + n - 1) / n;
+    // Every first-fit layer i becomes a group: layer i plus some of the
+    // spare layers, given one by one to the group with the most routes per
+    // layer. Routes move only within their group, and any subset of an
+    // acyclic layer is acyclic, so no move needs a cycle search. Within a
+    // group, routes move out of layers over the group's equal share into
+    // its emptiest layer (ties: lowest).
+    const unsigned k = result.layers_needed;
+    std::vector<unsigned> group(n), members(k, 1);
+    for (unsigned l = 0; l < n; ++l) {
+      if (l < k) {
+        group[l] = l;
+        continue;
+      }
+      unsigned best = 0;
+      for (unsigned i = 1; i < k; ++i)
+        if (load[i] * members[best] > load[best] * members[i]) best = i;
+      group[l] = best;
+      ++members[best];
+    }
+    std::vector<std::size_t> target(k);
+    for (unsigned i = 0; i < k; ++i) target[i] = (load[i] + members[i] - 1) / members[i];
     std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
-      const NodeId sw = sources[s].node;
-      const unsigned from = table.get(sw, dests[d]);
-      if (load[from] <= target) return;
-      for (unsigned l = 0; l < n; ++l) by_load[l] = l;
-      std::stable_sort(by_load.begin(), by_load.end(),
-                       [&](unsigned a, unsigned b) { return load[a] < load[b]; });
-      route_dependencies(g, tracer, sw, dests[d], hops, deps);
+      std::uint8_t& layer = layer_of[d * ns + s];
+      const unsigned from = layer;
+      const std::size_t share = target[group[from]];
+      if (load[from] <= share) return;
+      // Layers by load ascending, ties by index (a stable insertion sort).
+      for (unsigned l = 0; l < n; ++l) {
+        unsigned j = l;
+        for (; j > 0 && load[by_load[j - 1]] > load[l]; --j) by_load[j] = by_load[j - 1];
+        by_load[j] = l;
+      }
       for (unsigned to : by_load) {
-        if (to == from || load[to] + weight[s] > target) continue;
-        if (!layers[to]->add(deps)) continue;
-        layers[from]->remove(deps);
-        table.set(sw, dests[d], static_cast<std::uint8_t>(to));
+        if (to == from || group[to] != group[from] || load[to] + weight[s] > share) continue;
+        layer = static_cast<std::uint8_t>(to);
         load[from] -= weight[s];
         load[to] += weight[s];
         break;
@@ -269,14 +296,22 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
   // Routes without switch-to-switch dependencies fit in any layer.
   for (std::size_t d = 0; d < dests.size(); ++d)
     for (std::size_t s = 0; s < sources.size(); ++s) {
-      if (length[s * dests.size() + d] != 0) continue;
+      if (length[d * ns + s] != 0) continue;
       unsigned to = 0;
       if (options.balance)
         for (unsigned l = 1; l < n; ++l)
           if (load[l] < load[to]) to = l;
-      table.set(sources[s].node, dests[d], static_cast<std::uint8_t>(to));
+      layer_of[d * ns + s] = static_cast<std::uint8_t>(to);
       load[to] += weight[s];
     }
+  // Into the table's switch-major rows, 64 switches at a time (each cache
+  // line of layer_of read once).
+  for (std::size_t s0 = 0; s0 < ns; s0 += 64) {
+    const std::size_t s1 = std::min(ns, s0 + 64);
+    for (std::size_t d = 0; d < dests.size(); ++d)
+      for (std::size_t s = s0; s < s1; ++s)
+        table.set(sources[s].node, dests[d], layer_of[d * ns + s]);
+  }
   result.routes_per_layer = load;
   result.paths = sources.size() * dests.size();
   result.layers_used = 0;

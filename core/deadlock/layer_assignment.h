@@ -3,10 +3,13 @@
 // (source switch, destination LID) gets a layer such that each layer's
 // channel dependency graph is acyclic. Routes go through incremental cycle
 // detection (OnlineTopologicalOrder) into the first layer where their
-// dependencies close no cycle; afterwards routes are spread over all
-// available layers where that keeps every layer acyclic. Memory is the
-// LayerTable (switches x LIDs bytes) plus per layer one counter per possible
-// dependency (switch ports squared); never a LIDs x LIDs table.
+// dependencies close no cycle; afterwards each first-fit layer's routes are
+// spread over it and a share of the spare layers (a subset of an acyclic
+// layer is acyclic, so this needs no search). When the union of all routes'
+// dependencies is acyclic (fat trees), one topological sort proves it and
+// there is no first fit at all. Memory is the LayerTable (switches x LIDs
+// bytes), a byte per path for its length, plus per layer one counter per
+// possible dependency (switch ports squared); never a LIDs x LIDs table.
 //
 //   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
 //   sl = a.table.layer(slid, dlid);
@@ -25,7 +28,9 @@ namespace psssp::deadlock {
 struct LayerOptions {
   unsigned max_layers = 8;  // 1..16 (layers become SLs)
   // Spread routes over all max_layers layers after the first fit (fuller use
-  // of the VL buffers); off keeps every route in the lowest layer it fits.
+  // of the VL buffers): the spare layers go to the first-fit layers with the
+  // most routes per layer, and each first-fit layer's routes are shared
+  // evenly among its own; off keeps every route in the lowest layer it fits.
   bool balance = true;
   // Order in which routes are placed. longest_first: routes with more
   // switch-to-switch dependencies first (measured best, see bench_deadlock);

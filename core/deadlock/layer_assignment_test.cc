@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "deadlock_check.h"
 #include "route_walk.h"
 #include "topologies/test_topologies.h"
@@ -157,6 +159,38 @@ TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
   EXPECT_EQ(t.layers_needed, 1u);
   EXPECT_EQ(t.layers_used, 6u);
   expect_deadlock_free(tree, tree_lfts, t.table);
+}
+
+TEST(LayerAssignment, BalancingSplitsEachFirstFitLayerOverItsOwnLayers) {
+  // Every balanced layer holds routes of one first-fit layer only, so it is a
+  // subset of an acyclic layer; the largest first-fit layer gets spare layers.
+  const Fabric f = grid({4, 4}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  const LayerAssignment ff = assign_layers(f, lfts, first_fit(8));
+  ASSERT_GE(ff.layers_needed, 2u);
+  LayerOptions o;
+  o.max_layers = 8;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  EXPECT_EQ(a.layers_needed, ff.layers_needed);
+  std::vector<int> origin(8, -1);
+  const RouteTracer tracer(f, lfts);
+  std::vector<Hop> hops;
+  for (NodeId sw : f.switches())
+    for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid) {
+      walk_route(tracer, sw, static_cast<Lid>(dlid), hops);
+      bool depends = false;  // routes without dependencies may go anywhere
+      for (std::size_t i = 1; i < hops.size(); ++i)
+        depends = depends || (hops[i].to_switch && hops[i - 1].to_switch);
+      if (!depends) continue;
+      const unsigned from = ff.table.get(sw, static_cast<Lid>(dlid));
+      const unsigned to = a.table.get(sw, static_cast<Lid>(dlid));
+      if (origin[to] == -1) origin[to] = static_cast<int>(from);
+      EXPECT_EQ(origin[to], static_cast<int>(from)) << "layer " << to;
+    }
+  std::size_t biggest = 0;
+  for (unsigned l = 1; l < ff.layers_needed; ++l)
+    if (ff.routes_per_layer[l] > ff.routes_per_layer[biggest]) biggest = l;
+  EXPECT_GE(std::count(origin.begin(), origin.end(), static_cast<int>(biggest)), 2);
 }
 
 TEST(LayerAssignment, DeterministicAndLmcAware) {

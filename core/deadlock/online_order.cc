@@ -12,17 +12,28 @@ OnlineTopologicalOrder::OnlineTopologicalOrder(std::size_t vertices)
 
 void OnlineTopologicalOrder::reorder() {
   // The affected vertices keep their set of positions; everything that
-  // reaches x now comes before everything y reaches, each side in its old order.
-  auto by_ord = [&](std::uint32_t a, std::uint32_t b) { return ord_[a] < ord_[b]; };
-  std::sort(forward_.begin(), forward_.end(), by_ord);
-  std::sort(backward_.begin(), backward_.end(), by_ord);
+  // reaches x now comes before everything y reaches, each side in its old
+  // order. Sorted as (position, vertex) keys: no indirection per comparison.
+  auto sorted_keys = [&](const std::vector<std::uint32_t>& vs, std::vector<std::uint64_t>& keys) {
+    keys.clear();
+    for (std::uint32_t v : vs) keys.push_back(static_cast<std::uint64_t>(ord_[v]) << 32 | v);
+    std::sort(keys.begin(), keys.end());
+  };
+  sorted_keys(backward_, backward_keys_);
+  sorted_keys(forward_, forward_keys_);
+  // The positions of both sides, merged ascending.
   slots_.clear();
-  for (std::uint32_t v : backward_) slots_.push_back(ord_[v]);
-  for (std::uint32_t v : forward_) slots_.push_back(ord_[v]);
-  std::sort(slots_.begin(), slots_.end());
+  std::size_t bi = 0, fi = 0;
+  while (bi < backward_keys_.size() || fi < forward_keys_.size()) {
+    const bool from_backward =
+        fi == forward_keys_.size() ||
+        (bi < backward_keys_.size() && backward_keys_[bi] < forward_keys_[fi]);
+    const std::uint64_t k = from_backward ? backward_keys_[bi++] : forward_keys_[fi++];
+    slots_.push_back(static_cast<std::uint32_t>(k >> 32));
+  }
   std::size_t i = 0;
-  for (std::uint32_t v : backward_) ord_[v] = slots_[i++];
-  for (std::uint32_t v : forward_) ord_[v] = slots_[i++];
+  for (std::uint64_t k : backward_keys_) ord_[static_cast<std::uint32_t>(k)] = slots_[i++];
+  for (std::uint64_t k : forward_keys_) ord_[static_cast<std::uint32_t>(k)] = slots_[i++];
 }
 
 }  // namespace psssp::deadlock

@@ -33,7 +33,8 @@ class OnlineTopologicalOrder {
   std::vector<std::uint32_t> ord_;
   std::vector<std::uint32_t> mark_;  // epoch stamps: visited in this insertion
   std::uint32_t epoch_ = 0;
-  std::vector<std::uint32_t> forward_, backward_, stack_, slots_;
+  std::vector<std::uint32_t> forward_, backward_, stack_, back_stack_, slots_;
+  std::vector<std::uint64_t> forward_keys_, backward_keys_;  // (position, vertex)
 };
 
 template <class Succ, class Pred>
@@ -46,42 +47,52 @@ bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& suc
     epoch_ = 0;
   }
   const std::uint32_t fwd = ++epoch_, bwd = ++epoch_;
-  // Forward from y through vertices ordered before x; meeting x is a cycle.
+  // Forward from y through vertices ordered before x, and backward from x
+  // through vertices ordered after y, a step of each in turn: meeting x, y or
+  // the other search's vertices is a cycle, found after about twice the
+  // shorter search. Without a cycle both run to the end and visit what they
+  // would alone, so the new order does not depend on the interleaving.
   forward_.clear();
+  backward_.clear();
   stack_.assign(1, y);
+  back_stack_.assign(1, x);
   mark_[y] = fwd;
+  mark_[x] = bwd;
   bool cycle = false;
-  while (!stack_.empty() && !cycle) {
-    const std::uint32_t v = stack_.back();
-    stack_.pop_back();
-    forward_.push_back(v);
-    succ(v, [&](std::uint32_t w) {
-      if (cycle || mark_[w] == fwd) return;
-      if (w == x) {
-        cycle = true;
-        return;
-      }
-      if (ord_[w] < ub) {
-        mark_[w] = fwd;
-        stack_.push_back(w);
-      }
-    });
+  while (!cycle && (!stack_.empty() || !back_stack_.empty())) {
+    if (!stack_.empty()) {
+      const std::uint32_t v = stack_.back();
+      stack_.pop_back();
+      forward_.push_back(v);
+      succ(v, [&](std::uint32_t w) {
+        if (cycle || mark_[w] == fwd) return;
+        if (mark_[w] == bwd) {  // x, or a vertex that reaches x
+          cycle = true;
+          return;
+        }
+        if (ord_[w] < ub) {
+          mark_[w] = fwd;
+          stack_.push_back(w);
+        }
+      });
+    }
+    if (!cycle && !back_stack_.empty()) {
+      const std::uint32_t v = back_stack_.back();
+      back_stack_.pop_back();
+      backward_.push_back(v);
+      pred(v, [&](std::uint32_t w) {
+        if (cycle || mark_[w] == bwd) return;
+        if (mark_[w] == fwd) {  // y, or a vertex y reaches
+          cycle = true;
+          return;
+        }
+        if (ord_[w] <= lb) return;
+        mark_[w] = bwd;
+        back_stack_.push_back(w);
+      });
+    }
   }
   if (cycle) return false;
-  // Backward from x through vertices ordered after y.
-  backward_.clear();
-  stack_.assign(1, x);
-  mark_[x] = bwd;
-  while (!stack_.empty()) {
-    const std::uint32_t v = stack_.back();
-    stack_.pop_back();
-    backward_.push_back(v);
-    pred(v, [&](std::uint32_t w) {
-      if (mark_[w] == bwd || ord_[w] <= lb) return;
-      mark_[w] = bwd;
-      stack_.push_back(w);
-    });
-  }
   reorder();
   return true;
 }

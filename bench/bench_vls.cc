@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// bench_vls: what the deadlock-free mode (vls=8) adds to a routing, as the
+// OpenSM plugin runs it: route_psssp, then assign_layers with the defaults
+// (8 layers, longest first, balanced). One line per fabric:
+//   fabric  hosts  plain s  vls=8 s  ratio  layers needed
+// plain s is route_psssp alone, vls=8 s routing plus layers, each the median
+// of --runs N runs (default 3).
+//   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "deadlock/layer_assignment.h"
+#include "fabric/test_lids_and_lfts.h"
+#include "routing/psssp_routing.h"
+#include "topologies/builder.h"
+#include "topologies/failures.h"
+#include "topologies/families.h"
+
+using namespace psssp;
+
+namespace {
+
+struct Case {
+  const char* name;
+  std::function<Fabric()> make;
+};
+
+Fabric build(const topo::TopologySpec& spec) { return topo::build_fabric(spec); }
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {"ktree-4-3", [] { return build(topo::kary_ntree(4, 3, 4)); }},
+      {"ktree-8-3-fail5",
+       [] {
+         Fabric f = build(topo::kary_ntree(8, 3, 8));
+         topo::fail_cables(f, 0.05, 1);
+         return f;
+       }},
+      {"random-128-d8-h8", [] { return build(topo::random_regular(128, 8, 8, 1)); }},
+      {"dragonfly-a8p4h4", [] { return build(topo::dragonfly(8, 4, 4)); }},
+      {"ktree-16-3", [] { return build(topo::kary_ntree(16, 3, 16)); }},
+      {"dragonfly-a12p6h6", [] { return build(topo::dragonfly(12, 6, 6)); }},
+      {"ktree-32-3", [] { return build(topo::kary_ntree(32, 3, 32)); }},
+  };
+  return c;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void run(const Case& c, unsigned runs) {
+  Fabric f = c.make();
+  testing::assign_lids(f);
+  std::vector<double> plain, layered;
+  unsigned needed = 0;
+  std::string failure;
+  for (unsigned i = 0; i < runs; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const RoutingResult r = route_psssp(f, RoutingOptions{});
+    plain.push_back(seconds_since(t0));
+    const auto t1 = std::chrono::steady_clock::now();
+    try {
+      needed = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{}).layers_needed;
+    } catch (const deadlock::LayerError& e) {
+      failure = e.what();
+    }
+    layered.push_back(plain.back() + seconds_since(t1));
+  }
+  const double p = median(plain), l = median(layered);
+  std::printf("%-18s %6zu %8.3f %8.3f %6.2f  %s\n", c.name, f.host_ports().size(), p, l, l / p,
+              failure.empty() ? std::to_string(needed).c_str() : failure.c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned runs = 3;
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+      runs = static_cast<unsigned>(std::max(1L, std::strtol(argv[++i], nullptr, 10)));
+    else
+      names.emplace_back(argv[i]);
+  }
+  std::printf("%-18s %6s %8s %8s %6s  %s\n", "fabric", "hosts", "plain s", "vls=8 s", "ratio",
+              "layers needed");
+  for (const Case& c : cases()) {
+    bool wanted = names.empty();
+    for (const std::string& n : names) wanted = wanted || n == c.name;
+    if (wanted) run(c, runs);
+  }
+  return 0;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "path_survey.h"
+
+namespace psssp::deadlock {
+
+PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
+                       const RouteTracer& tracer)
+    : fabric_(fabric),
+      slots_(slots),
+      tracer_(tracer),
+      known_(tracer.switch_count(), 0),
+      onward_(tracer.switch_count(), 0),
+      out_(tracer.switch_count(), 0),
+      out_switch_(tracer.switch_count(), 0) {}
+
+void PathSurvey::begin(Lid dlid) {
+  dlid_ = dlid;
+  want_ = dlid < tracer_.lid_limit() ? tracer_.terminal_of_lid(dlid) : 0;
+  if (++stamp_ == 0) {  // wrapped: forget all
+    std::fill(known_.begin(), known_.end(), 0u);
+    stamp_ = 1;
+  }
+}
+
+std::size_t PathSurvey::walk(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end) {
+  end = walk_route(tracer_, source, dlid_, hops_);
+  std::size_t n = 0;
+  for (std::size_t i = 1; i < hops_.size(); ++i) {
+    const Hop& h = hops_[i];
+    if (!h.to_switch || !hops_[i - 1].to_switch) continue;
+    marked[slots_.slot(h.sw, h.in_port, h.out_port)] = 1;
+    ++n;
+  }
+  return n;
+}
+
+std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end) {
+  std::uint32_t row = tracer_.row_of(source);
+  if (row == RouteTracer::kNoRow || dlid_ >= tracer_.lid_limit()) return walk(source, marked, end);
+  path_.clear();
+  PortNum in = 0;
+  bool hit = false;
+  const std::size_t limit = tracer_.switch_count();
+  for (;;) {
+    if (known_[row] == stamp_) {
+      hit = true;
+      break;
+    }
+    if (path_.size() > limit) return walk(source, marked, end);  // a loop
+    const PortNum p = tracer_.lfts().at(row, dlid_);
+    ChannelId channel = 0;
+    const std::uint32_t next = tracer_.step_port(row, p, want_, channel);
+    if (next == RouteTracer::kFailed) return walk(source, marked, end);
+    const bool to_switch = next != RouteTracer::kArrived;
+    path_.push_back(Step{row, in, p, to_switch});
+    if (!to_switch) break;
+    const PortRef at = slots_.arrival(channel);
+    if (!at.valid()) return walk(source, marked, end);
+    in = at.port;
+    row = next;
+  }
+  end = WalkEnd::delivered;
+  // Onward from the last new switch: the dependency where it enters the
+  // known switch, then that switch's own.
+  std::size_t onward = 0;
+  if (hit) {
+    if (!path_.empty() && out_switch_[row]) {
+      marked[slots_.slot(tracer_.switch_at(row), in, out_[row])] = 1;
+      ++onward;
+    }
+    onward += onward_[row];
+  }
+  for (std::size_t j = path_.size(); j-- > 0;) {
+    const Step& s = path_[j];
+    known_[s.row] = stamp_;
+    onward_[s.row] = static_cast<std::uint32_t>(onward);
+    out_[s.row] = s.out;
+    out_switch_[s.row] = s.to_switch;
+    if (j > 0 && s.to_switch && path_[j - 1].to_switch) {
+      marked[slots_.slot(tracer_.switch_at(s.row), s.in, s.out)] = 1;
+      ++onward;
+    }
+  }
+  return onward;
+}
+
+}  // namespace psssp::deadlock
