@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PSSSP_BUILD:-build}
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 SIM=$BUILD/simulator/psssp-sim
-GEN=$BUILD/simulator/bench_score_gen
+GEN=$BUILD/bench/bench_score_gen
 THREADS=${1:-2}
 RUNS=${RUNS:-5000}
 REPEAT=${REPEAT:-3}

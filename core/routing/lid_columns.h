@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fabric/forwarding_tables.h"
-#include "fabric/switch_graph.h"
+#include "routing/switch_graph.h"
 
 namespace psssp::routing {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fabric/fabric.h"
-#include "fabric/switch_graph.h"
+#include "routing/switch_graph.h"
 
 namespace psssp::routing {
 

@@ -7,7 +7,7 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <vector>
 
-#include "fabric.h"
+#include "fabric/fabric.h"
 
 namespace psssp {
 
