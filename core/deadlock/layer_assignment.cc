@@ -124,140 +124,155 @@ std::string layers_message(unsigned needed, unsigned available) {
          " virtual layers, " + std::to_string(available) + " available";
 }
 
-}  // namespace
-
-LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts,
-                              const LayerOptions& options) {
-  if (options.max_layers < 1 || options.max_layers > kSlCount)
-    throw std::invalid_argument("virtual layers must be 1..16, not " +
-                                std::to_string(options.max_layers));
-  const auto start = std::chrono::steady_clock::now();
-  const Geometry g(fabric);
-  const RouteTracer tracer(fabric, lfts);
-  const std::vector<SourceSwitch> sources = source_switches(fabric);
-  const std::vector<Lid> dests = destination_lids(fabric);
-  LayerAssignment result;
-  result.table = LayerTable(fabric);
-  LayerTable& table = result.table;
-  std::vector<std::size_t> weight(sources.size(), 0);  // routes per path of a switch
-  for (std::size_t s = 0; s < sources.size(); ++s)
-    for (const SourcePort& p : sources[s].ports) weight[s] += p.lid_count;
-
-  // Dependencies per path (capped), so paths can be visited by length;
-  // stored destination-major, the order every pass below visits them in.
-  // Also the union of all dependencies: acyclic means one layer holds all.
-  std::vector<Hop> hops;
-  std::vector<Dependency> deps;
-  const std::size_t ns = sources.size();
-  std::vector<std::uint8_t> length(ns * dests.size());
-  std::vector<std::uint8_t> in_union(g.slots.size(), 0);
-  std::vector<bool> has_length(256, false);
-  PathSurvey survey(fabric, g.slots, tracer);
-  for (std::size_t d = 0; d < dests.size(); ++d) {
-    survey.begin(dests[d]);
-    for (std::size_t s = 0; s < ns; ++s) {
-      WalkEnd end = WalkEnd::delivered;
-      const std::size_t count = survey.count(sources[s].node, in_union, end);
-      if (end == WalkEnd::loop)
-        throw LayerError("forwarding loop on the route from " +
-                             describe_node(fabric, sources[s].node) + " to LID " +
-                             std::to_string(dests[d]) + ": no layering is deadlock-free",
-                         0, options.max_layers);
-      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-      length[d * ns + s] = len;
-      has_length[len] = true;
-    }
+// One assignment: the paths' dependency counts, first fit in one order or
+// the next, balancing over the spare layers, then the layer table. Paths are
+// stored destination-major (d * sources + s), the order every pass visits.
+class LayerPlanner {
+ public:
+  LayerPlanner(const Fabric& fabric, const ForwardingTables& lfts, const LayerOptions& options)
+      : options_(options),
+        g_(fabric),
+        tracer_(fabric, lfts),
+        sources_(source_switches(fabric)),
+        dests_(destination_lids(fabric)),
+        ns_(sources_.size()),
+        weight_(ns_, 0),
+        length_(ns_ * dests_.size()),
+        layer_of_(length_.size(), 0),
+        order_(options.order) {
+    for (std::size_t s = 0; s < ns_; ++s)
+      for (const SourcePort& p : sources_[s].ports) weight_[s] += p.lid_count;
   }
-  // Every subset of an acyclic graph is acyclic: first fit would put every
-  // route into layer 0, and balancing may move any route anywhere.
-  const bool one_layer = slots_acyclic(fabric, g.slots, in_union);
-  in_union = {};
-  // Layer per path, destination-major like `length`; into the table at the end.
-  std::vector<std::uint8_t> layer_of(length.size(), 0);
-  std::vector<unsigned> lengths;  // length buckets, ascending
-  for (unsigned len = 1; len < 256; ++len)
-    if (has_length[len]) lengths.push_back(len);
-  LayerOptions::Order order = options.order;
-  // Calls f(s, d) for every path with dependencies, in placement order.
-  auto for_each_path = [&](auto&& f) {
-    if (order == LayerOptions::Order::lid) {
-      for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < ns; ++s)
-          if (length[d * ns + s] != 0) f(s, d);
+
+  LayerAssignment run() {
+    LayerAssignment result;
+    result.table = LayerTable(g_.fabric);
+    survey_paths();
+    choose_first_fit(result);
+    const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
+    result.work_bytes = result.table.memory_bytes() + 2 * length_.size() + g_.slots.size() +
+                        layers_.size() * LayerGraph::bytes(g_);
+    layers_.clear();  // balancing needs no graphs
+    load_.assign(n, 0);
+    for_each_path(
+        [&](std::size_t s, std::size_t d) { load_[layer_of_[d * ns_ + s]] += weight_[s]; });
+    if (options_.balance && n > 1) balance(n, result.layers_needed);
+    place_free_routes(n);
+    write_table(result.table);
+    result.routes_per_layer = load_;
+    result.paths = ns_ * dests_.size();
+    result.layers_used = 0;
+    for (unsigned l = 0; l < n; ++l)
+      if (load_[l] != 0) result.layers_used = l + 1;
+    result.layers_used = std::max(result.layers_used, 1u);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return result;
+  }
+
+ private:
+  // Dependencies per path (capped), so paths can be visited by length; also
+  // the union of all dependencies: acyclic means one layer holds them all.
+  void survey_paths() {
+    std::vector<std::uint8_t> in_union(g_.slots.size(), 0);
+    std::vector<bool> has_length(256, false);
+    PathSurvey survey(g_.fabric, g_.slots, tracer_);
+    for (std::size_t d = 0; d < dests_.size(); ++d) {
+      survey.begin(dests_[d]);
+      for (std::size_t s = 0; s < ns_; ++s) {
+        WalkEnd end = WalkEnd::delivered;
+        const std::size_t count = survey.count(sources_[s].node, in_union, end);
+        if (end == WalkEnd::loop)
+          throw LayerError("forwarding loop on the route from " +
+                               describe_node(g_.fabric, sources_[s].node) + " to LID " +
+                               std::to_string(dests_[d]) + ": no layering is deadlock-free",
+                           0, options_.max_layers);
+        const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+        length_[d * ns_ + s] = len;
+        has_length[len] = true;
+      }
+    }
+    // Every subset of an acyclic graph is acyclic: first fit would put every
+    // route into layer 0, and balancing may move any route anywhere.
+    one_layer_ = slots_acyclic(g_.fabric, g_.slots, in_union);
+    for (unsigned len = 1; len < 256; ++len)
+      if (has_length[len]) lengths_.push_back(len);
+  }
+
+  // Calls f(s, d) for every path with dependencies, in the placement order.
+  template <typename F>
+  void for_each_path(F&& f) const {
+    if (order_ == LayerOptions::Order::lid) {
+      for (std::size_t d = 0; d < dests_.size(); ++d)
+        for (std::size_t s = 0; s < ns_; ++s)
+          if (length_[d * ns_ + s] != 0) f(s, d);
       return;
     }
-    const bool longest = order == LayerOptions::Order::longest_first;
-    for (std::size_t k = 0; k < lengths.size(); ++k) {
-      const unsigned len = lengths[longest ? lengths.size() - 1 - k : k];
-      for (std::size_t d = 0; d < dests.size(); ++d)
-        for (std::size_t s = 0; s < ns; ++s)
-          if (length[d * ns + s] == len) f(s, d);
+    const bool longest = order_ == LayerOptions::Order::longest_first;
+    for (std::size_t k = 0; k < lengths_.size(); ++k) {
+      const unsigned len = lengths_[longest ? lengths_.size() - 1 - k : k];
+      for (std::size_t d = 0; d < dests_.size(); ++d)
+        for (std::size_t s = 0; s < ns_; ++s)
+          if (length_[d * ns_ + s] == len) f(s, d);
     }
-  };
+  }
 
   // First fit: the lowest layer whose graph stays acyclic. Returns the
   // layers needed, 0 when more than kSearchCap.
-  std::vector<std::unique_ptr<LayerGraph>> layers;
-  auto first_fit = [&]() -> unsigned {
-    layers.clear();
-    layers.push_back(std::make_unique<LayerGraph>(g));
+  unsigned first_fit() {
+    layers_.clear();
+    layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
-      route_dependencies(g, tracer, sources[s].node, dests[d], hops, deps);
+      route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
       for (unsigned l = 0;; ++l) {
-        if (l == layers.size()) {
+        if (l == layers_.size()) {
           if (l == kSearchCap) {
             capped = true;
             return;
           }
-          layers.push_back(std::make_unique<LayerGraph>(g));
+          layers_.push_back(std::make_unique<LayerGraph>(g_));
         }
-        if (layers[l]->add(deps)) {
-          layer_of[d * ns + s] = static_cast<std::uint8_t>(l);
+        if (layers_[l]->add(deps_)) {
+          layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(l);
           break;
         }
       }
     });
-    return capped ? 0 : static_cast<unsigned>(layers.size());
-  };
-  // The requested order first; if it needs too many layers, the others.
-  std::vector<LayerOptions::Order> orders{options.order};
-  if (options.try_other_orders)
-    for (auto o : {LayerOptions::Order::longest_first, LayerOptions::Order::lid,
-                   LayerOptions::Order::shortest_first})
-      if (o != options.order) orders.push_back(o);
-  unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
-  if (one_layer) {
-    orders.resize(1);  // the table is all layer 0 already
-    fewest = 1;
+    return capped ? 0 : static_cast<unsigned>(layers_.size());
   }
-  for (LayerOptions::Order o : orders) {
-    if (one_layer) break;
-    order = o;
-    const unsigned needed = first_fit();
-    if (needed != 0 && (fewest == 0 || needed < fewest)) fewest = needed;
-    if (needed != 0 && needed <= options.max_layers) break;
-  }
-  if (fewest == 0 || fewest > options.max_layers)
-    throw LayerError(layers_message(fewest, options.max_layers), fewest, options.max_layers);
-  result.layers_needed = one_layer ? 1 : static_cast<unsigned>(layers.size());
-  result.order = order;
 
-  const unsigned n = options.balance ? options.max_layers : result.layers_needed;
-  result.work_bytes = table.memory_bytes() + 2 * length.size() + g.slots.size() +
-                      layers.size() * LayerGraph::bytes(g);
-  layers.clear();  // balancing needs no graphs
-  std::vector<std::size_t> load(n, 0);
-  for_each_path([&](std::size_t s, std::size_t d) { load[layer_of[d * ns + s]] += weight[s]; });
-  if (options.balance && n > 1) {
-    // Every first-fit layer i becomes a group: layer i plus some of the
-    // spare layers, given one by one to the group with the most routes per
-    // layer. Routes move only within their group, and any subset of an
-    // acyclic layer is acyclic, so no move needs a cycle search. Within a
-    // group, routes move out of layers over the group's equal share into
-    // its emptiest layer (ties: lowest).
-    const unsigned k = result.layers_needed;
+  // The requested order first; if it needs too many layers, the others.
+  // Throws LayerError when none fits.
+  void choose_first_fit(LayerAssignment& result) {
+    std::vector<LayerOptions::Order> orders{options_.order};
+    if (options_.try_other_orders)
+      for (auto o : {LayerOptions::Order::longest_first, LayerOptions::Order::lid,
+                     LayerOptions::Order::shortest_first})
+        if (o != options_.order) orders.push_back(o);
+    unsigned fewest = 0;         // fewest layers any order needed, 0 = unknown
+    if (one_layer_) fewest = 1;  // the table is all layer 0 already
+    for (LayerOptions::Order o : orders) {
+      if (one_layer_) break;
+      order_ = o;
+      const unsigned needed = first_fit();
+      if (needed != 0 && (fewest == 0 || needed < fewest)) fewest = needed;
+      if (needed != 0 && needed <= options_.max_layers) break;
+    }
+    if (fewest == 0 || fewest > options_.max_layers)
+      throw LayerError(layers_message(fewest, options_.max_layers), fewest, options_.max_layers);
+    result.layers_needed = one_layer_ ? 1 : static_cast<unsigned>(layers_.size());
+    result.order = order_;
+  }
+
+  // Every first-fit layer i becomes a group: layer i plus some of the spare
+  // layers, given one by one to the group with the most routes per layer.
+  // Routes move only within their group, and any subset of an acyclic layer
+  // is acyclic, so no move needs a cycle search. Within a group, routes move
+  // out of layers over the group's equal share into its emptiest layer
+  // (ties: lowest).
+  void balance(unsigned n, unsigned k) {
     std::vector<unsigned> group(n), members(k, 1);
     for (unsigned l = 0; l < n; ++l) {
       if (l < k) {
@@ -266,60 +281,87 @@ LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts
       }
       unsigned best = 0;
       for (unsigned i = 1; i < k; ++i)
-        if (load[i] * members[best] > load[best] * members[i]) best = i;
+        if (load_[i] * members[best] > load_[best] * members[i]) best = i;
       group[l] = best;
       ++members[best];
     }
     std::vector<std::size_t> target(k);
-    for (unsigned i = 0; i < k; ++i) target[i] = (load[i] + members[i] - 1) / members[i];
+    for (unsigned i = 0; i < k; ++i) target[i] = (load_[i] + members[i] - 1) / members[i];
     std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
-      std::uint8_t& layer = layer_of[d * ns + s];
+      std::uint8_t& layer = layer_of_[d * ns_ + s];
       const unsigned from = layer;
       const std::size_t share = target[group[from]];
-      if (load[from] <= share) return;
+      if (load_[from] <= share) return;
       // Layers by load ascending, ties by index (a stable insertion sort).
       for (unsigned l = 0; l < n; ++l) {
         unsigned j = l;
-        for (; j > 0 && load[by_load[j - 1]] > load[l]; --j) by_load[j] = by_load[j - 1];
+        for (; j > 0 && load_[by_load[j - 1]] > load_[l]; --j) by_load[j] = by_load[j - 1];
         by_load[j] = l;
       }
       for (unsigned to : by_load) {
-        if (to == from || group[to] != group[from] || load[to] + weight[s] > share) continue;
+        if (to == from || group[to] != group[from] || load_[to] + weight_[s] > share) continue;
         layer = static_cast<std::uint8_t>(to);
-        load[from] -= weight[s];
-        load[to] += weight[s];
+        load_[from] -= weight_[s];
+        load_[to] += weight_[s];
         break;
       }
     });
   }
+
   // Routes without switch-to-switch dependencies fit in any layer.
-  for (std::size_t d = 0; d < dests.size(); ++d)
-    for (std::size_t s = 0; s < sources.size(); ++s) {
-      if (length[d * ns + s] != 0) continue;
-      unsigned to = 0;
-      if (options.balance)
-        for (unsigned l = 1; l < n; ++l)
-          if (load[l] < load[to]) to = l;
-      layer_of[d * ns + s] = static_cast<std::uint8_t>(to);
-      load[to] += weight[s];
-    }
-  // Into the table's switch-major rows, 64 switches at a time (each cache
-  // line of layer_of read once).
-  for (std::size_t s0 = 0; s0 < ns; s0 += 64) {
-    const std::size_t s1 = std::min(ns, s0 + 64);
-    for (std::size_t d = 0; d < dests.size(); ++d)
-      for (std::size_t s = s0; s < s1; ++s)
-        table.set(sources[s].node, dests[d], layer_of[d * ns + s]);
+  void place_free_routes(unsigned n) {
+    for (std::size_t d = 0; d < dests_.size(); ++d)
+      for (std::size_t s = 0; s < ns_; ++s) {
+        if (length_[d * ns_ + s] != 0) continue;
+        unsigned to = 0;
+        if (options_.balance)
+          for (unsigned l = 1; l < n; ++l)
+            if (load_[l] < load_[to]) to = l;
+        layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(to);
+        load_[to] += weight_[s];
+      }
   }
-  result.routes_per_layer = load;
-  result.paths = sources.size() * dests.size();
-  result.layers_used = 0;
-  for (unsigned l = 0; l < n; ++l)
-    if (load[l] != 0) result.layers_used = l + 1;
-  result.layers_used = std::max(result.layers_used, 1u);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+
+  // Into the table's switch-major rows, 64 switches at a time (each cache
+  // line of layer_of_ read once).
+  void write_table(LayerTable& table) const {
+    for (std::size_t s0 = 0; s0 < ns_; s0 += 64) {
+      const std::size_t s1 = std::min(ns_, s0 + 64);
+      for (std::size_t d = 0; d < dests_.size(); ++d)
+        for (std::size_t s = s0; s < s1; ++s)
+          table.set(sources_[s].node, dests_[d], layer_of_[d * ns_ + s]);
+    }
+  }
+
+  // Timed from the start: building the slots and the tracer is part of it.
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  const LayerOptions& options_;
+  const Geometry g_;
+  const RouteTracer tracer_;
+  const std::vector<SourceSwitch> sources_;
+  const std::vector<Lid> dests_;
+  const std::size_t ns_;
+  std::vector<std::size_t> weight_;     // routes per path of a source switch
+  std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
+  std::vector<unsigned> lengths_;       // the lengths that occur, ascending
+  std::vector<std::uint8_t> layer_of_;  // layer per path; into the table at the end
+  bool one_layer_ = false;
+  LayerOptions::Order order_;  // the order being placed in
+  std::vector<std::unique_ptr<LayerGraph>> layers_;
+  std::vector<std::size_t> load_;  // routes per layer
+  std::vector<Hop> hops_;          // scratch of route_dependencies
+  std::vector<Dependency> deps_;
+};
+
+}  // namespace
+
+LayerAssignment assign_layers(const Fabric& fabric, const ForwardingTables& lfts,
+                              const LayerOptions& options) {
+  if (options.max_layers < 1 || options.max_layers > kSlCount)
+    throw std::invalid_argument("virtual layers must be 1..16, not " +
+                                std::to_string(options.max_layers));
+  return LayerPlanner(fabric, lfts, options).run();
 }
 
 }  // namespace psssp::deadlock
