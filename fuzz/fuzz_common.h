@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "fabric/fabric.h"
@@ -22,4 +23,13 @@ void expect_clean(F&& f) {
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
+}
+
+// A captured fabric from core/formats/testdata, read once, for the readers
+// that are bound to a fabric (LFT dumps, SL-to-VL dumps, layer tables); one
+// fabric per fuzz target: later calls return the first one read.
+inline const psssp::Fabric& testdata_fabric(const char* name) {
+  static const psssp::Fabric fabric =
+      psssp::read_fabric(std::string(PSSSP_SOURCE_DIR "/core/formats/testdata/") + name);
+  return fabric;
 }

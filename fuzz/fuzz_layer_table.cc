@@ -3,23 +3,18 @@
 // switches, LIDs 1..6). What it accepts must survive write_layer_table and a
 // second parse unchanged, and answer every lookup with a layer of 0..15.
 #include <cstdlib>
-#include <memory>
 #include <sstream>
 
 #include "formats/layer_table_io.h"
 #include "fuzz_common.h"
 
-namespace {
-std::unique_ptr<psssp::Fabric> fabric;
-}
-
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fabric = std::make_unique<psssp::Fabric>(
-      psssp::read_fabric(PSSSP_SOURCE_DIR "/core/formats/testdata/2sw2path4hca.ibnetdiscover"));
+  testdata_fabric("2sw2path4hca.ibnetdiscover");  // read before the first input
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const psssp::Fabric* fabric = &testdata_fabric("2sw2path4hca.ibnetdiscover");
   expect_clean([&] {
     const psssp::LayerTable table = psssp::parse_layer_table(as_text(data, size), "fuzz", *fabric);
     for (unsigned slid = 0; slid <= table.lid_count(); ++slid)

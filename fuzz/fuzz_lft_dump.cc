@@ -2,23 +2,18 @@
 // Fuzzes the LFT dump reader bound to a real captured fabric (LMC 2). What
 // it accepts must survive write_lfts and a second parse unchanged.
 #include <cstdlib>
-#include <memory>
 #include <sstream>
 
 #include "formats/lft_io.h"
 #include "fuzz_common.h"
 
-namespace {
-std::unique_ptr<psssp::Fabric> fabric;
-}
-
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fabric = std::make_unique<psssp::Fabric>(
-      psssp::read_fabric(PSSSP_SOURCE_DIR "/core/formats/testdata/tree2-lmc2.ibnetdiscover"));
+  testdata_fabric("tree2-lmc2.ibnetdiscover");  // read before the first input
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const psssp::Fabric* fabric = &testdata_fabric("tree2-lmc2.ibnetdiscover");
   expect_clean([&] {
     const psssp::ForwardingTables tables = psssp::parse_lfts(as_text(data, size), "fuzz", *fabric);
     std::ostringstream out;

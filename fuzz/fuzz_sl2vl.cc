@@ -3,22 +3,17 @@
 // switches, four HCAs). What it accepts must map every (switch, in port,
 // out port, SL) to a VL of 0..15.
 #include <cstdlib>
-#include <memory>
 
 #include "formats/sl2vl_dump_reader.h"
 #include "fuzz_common.h"
 
-namespace {
-std::unique_ptr<psssp::Fabric> fabric;
-}
-
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fabric = std::make_unique<psssp::Fabric>(
-      psssp::read_fabric(PSSSP_SOURCE_DIR "/core/formats/testdata/2sw2path4hca.ibnetdiscover"));
+  testdata_fabric("2sw2path4hca.ibnetdiscover");  // read before the first input
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const psssp::Fabric* fabric = &testdata_fabric("2sw2path4hca.ibnetdiscover");
   expect_clean([&] {
     const psssp::Sl2VlTables tables = psssp::parse_sl2vl_dump(as_text(data, size), "fuzz", *fabric);
     for (psssp::NodeId sw : fabric->switches()) {
