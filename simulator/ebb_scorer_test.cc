@@ -15,22 +15,8 @@
 namespace psssp::sim {
 namespace {
 
-using testing::chain_lfts;
-using testing::make_chain;
 
-struct Rig {
-  testing::Chain chain;
-  ForwardingTables lfts;
-  std::vector<Host> hosts;
-  std::unique_ptr<RouteTracer> tracer;
-  std::unique_ptr<EbbScorer> scorer;
-  Rig(unsigned switches, unsigned per_switch, std::uint8_t lmc = 0)
-      : chain(make_chain(switches, per_switch, lmc)), lfts(chain_lfts(chain, per_switch)) {
-    hosts = select_hosts(chain.fabric, {});
-    tracer = std::make_unique<RouteTracer>(chain.fabric, lfts);
-    scorer = std::make_unique<EbbScorer>(*tracer, hosts);
-  }
-};
+using Rig = testing::ScoringRig;
 
 std::vector<RunScore> run_pattern(const Rig& s, const std::string& pattern, std::uint64_t runs,
                                   unsigned threads, bool maxmin = false, std::uint64_t seed = 7) {

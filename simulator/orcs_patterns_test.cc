@@ -15,21 +15,8 @@
 namespace psssp::sim {
 namespace {
 
-using testing::chain_lfts;
-using testing::make_chain;
-
-struct Rig {
-  testing::Chain chain;
-  ForwardingTables lfts;
-  std::vector<Host> hosts;
-  std::unique_ptr<RouteTracer> tracer;
-  std::unique_ptr<EbbScorer> scorer;
-  Rig(unsigned switches, unsigned per_switch)
-      : chain(make_chain(switches, per_switch)), lfts(chain_lfts(chain, per_switch)) {
-    hosts = select_hosts(chain.fabric, {});
-    tracer = std::make_unique<RouteTracer>(chain.fabric, lfts);
-    scorer = std::make_unique<EbbScorer>(*tracer, hosts);
-  }
+struct Rig : testing::ScoringRig {
+  Rig(unsigned switches, unsigned per_switch) : ScoringRig(switches, per_switch) {}
   // The mean eBB over `runs` runs, ranks mapped to hosts in host order.
   double ebb(const std::string& pattern, std::uint64_t runs = 1,
              const std::string& mapping = "linear") const {

@@ -2,11 +2,14 @@
 // Generated fabrics for the simulator tests, with hand-written LFTs.
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "ebb_scorer.h"
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 #include "fabric/test_lids_and_lfts.h"
+#include "host_set.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 
@@ -52,5 +55,21 @@ inline ForwardingTables chain_lfts(const Chain& c, unsigned hosts_per_switch) {
   }
   return t;
 }
+
+// A chain with its shortest-path tables, every host selected, and an eBB
+// scorer over them: what the scorer and pattern tests run patterns on.
+struct ScoringRig {
+  Chain chain;
+  ForwardingTables lfts;
+  std::vector<Host> hosts;
+  std::unique_ptr<RouteTracer> tracer;
+  std::unique_ptr<EbbScorer> scorer;
+  ScoringRig(unsigned switches, unsigned per_switch, std::uint8_t lmc = 0)
+      : chain(make_chain(switches, per_switch, lmc)), lfts(chain_lfts(chain, per_switch)) {
+    hosts = select_hosts(chain.fabric, {});
+    tracer = std::make_unique<RouteTracer>(chain.fabric, lfts);
+    scorer = std::make_unique<EbbScorer>(*tracer, hosts);
+  }
+};
 
 }  // namespace psssp::sim::testing
