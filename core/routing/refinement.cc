@@ -18,7 +18,7 @@ bool Router::speculative() const {
 }
 
 Router::Reroute Router::reroute(const Destination& d, const Layers& layers, SearchTree& tree,
-                                const double* w, std::vector<PortNum>& out, bool check) const {
+                                const double* w, std::vector<PortNum>& out, bool check) {
   if (check && layered_tree_stays(graph_, layers, w, tree)) return Reroute::kept;
   const PortNum* current = column(d.lid);
   out.assign(current, current + graph_.vertex_count);

@@ -120,7 +120,8 @@ double Router::add_tree(const Destination& d, int sign) {
 }
 
 void Router::search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
-                    PortNum* col, bool refining) const {
+                    PortNum* col, bool refining) {
+  const RootSearch lend_dag_lists(searching_[d.vertex]);
   using Tie = RoutingOptions::TieBreak;
   const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
   // Fast effort refines by keeping ties: a pass changes only columns that

@@ -7,6 +7,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +37,8 @@ class Router {
         loads_(graph_, options),
         tree_(graph_.vertex_count),
         team_(std::min(parallel::effective_threads(options.threads), kMaxTeam)),
-        columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath) {}
+        columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath),
+        searching_(new std::atomic<bool>[graph_.vertex_count]()) {}
 
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
   const std::vector<PortRef>& load_sources() const { return problem_.source_ports; }
@@ -117,7 +121,7 @@ class Router {
   // about half a search) runs first and the search only if the tree moves.
   // A searched column goes to `out`. Either way the tables are the search's.
   Reroute reroute(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
-                  std::vector<PortNum>& out, bool check) const;
+                  std::vector<PortNum>& out, bool check);
 
   // The refinement pass with team_.size() searches at a time. Searches k of a
   // batch each start from the loads of the sequential pass at the batch's
@@ -169,8 +173,27 @@ class Router {
 
   // Searches into `tree` over weights `w` and writes the destination's LFT
   // column `col`. Refining: a switch keeps its next hop on ties (fast effort).
+  // Not const: the layered kernel reorders the root's DAG lists in place
+  // (Layers::dag), so at most one search per root may run at a time;
+  // refine() batches distinct roots and route_without_load() gives each task
+  // whole switches. RootSearch checks it (assert in debug builds).
   void search(const Destination& d, const Layers& layers, SearchTree& tree, const double* w,
-              PortNum* col, bool refining) const;
+              PortNum* col, bool refining);
+
+  // Marks a root as being searched for the lifetime of the object.
+  class RootSearch {
+   public:
+    explicit RootSearch(std::atomic<bool>& flag) : flag_(flag) {
+      [[maybe_unused]] const bool busy = flag_.exchange(true, std::memory_order_acquire);
+      assert(!busy && "two searches towards one root at once");
+    }
+    ~RootSearch() { flag_.store(false, std::memory_order_release); }
+    RootSearch(const RootSearch&) = delete;
+    RootSearch& operator=(const RootSearch&) = delete;
+
+   private:
+    std::atomic<bool>& flag_;
+  };
 
   // Rebuilds a destination's tree from its LFT column (for rip-up). Every
   // vertex must come after its next hop: BFS order does that for minimal
@@ -201,7 +224,8 @@ class Router {
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_
   std::vector<LinkLoads> spare_loads_;
   std::vector<SearchTree> spare_trees_;
-  std::vector<PortNum> columns_;  // columns_[lid * vertices + vertex]
+  std::vector<PortNum> columns_;                    // columns_[lid * vertices + vertex]
+  std::unique_ptr<std::atomic<bool>[]> searching_;  // per vertex: a search towards it runs
   HopLayers layers_;
 };
 

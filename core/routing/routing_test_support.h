@@ -137,37 +137,10 @@ inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsi
   return f;
 }
 
-// Random connected fabric: a ring plus random cables between free switch
-// ports (parallel cables possible), `hosts` CAs per switch.
+// Random connected fabric from the generator's random-regular family: a
+// simple `degree`-regular switch graph, `hosts` CAs per switch.
 inline Fabric make_random(unsigned switches, unsigned degree, unsigned hosts, std::uint64_t seed) {
-  Fabric f;
-  std::mt19937_64 rng(seed);
-  std::vector<NodeId> sw;
-  for (unsigned i = 0; i < switches; ++i)
-    sw.push_back(f.add_node(NodeType::switch_node, "r" + std::to_string(i),
-                            static_cast<PortNum>(hosts + degree)));
-  std::vector<PortNum> next(switches, static_cast<PortNum>(hosts + 1));
-  for (unsigned i = 0; i < switches && switches > 1; ++i) {
-    const unsigned j = (i + 1) % switches;
-    if (switches == 2 && i == 1) break;
-    f.connect(PortRef{sw[i], next[i]++}, PortRef{sw[j], next[j]++}, qdr4x());
-  }
-  std::vector<unsigned> free_ports;
-  for (unsigned i = 0; i < switches; ++i)
-    for (unsigned p = next[i]; p <= hosts + degree; ++p) free_ports.push_back(i);
-  psssp::shuffle(free_ports, rng);
-  for (std::size_t a = 0; a + 1 < free_ports.size(); a += 2) {
-    const unsigned i = free_ports[a], j = free_ports[a + 1];
-    if (i == j) continue;
-    f.connect(PortRef{sw[i], next[i]++}, PortRef{sw[j], next[j]++}, qdr4x());
-  }
-  for (unsigned i = 0; i < switches; ++i)
-    for (unsigned h = 0; h < hosts; ++h) {
-      const NodeId ca =
-          f.add_node(NodeType::ca, "h" + std::to_string(i) + "_" + std::to_string(h), 1);
-      f.connect(PortRef{ca, 1}, PortRef{sw[i], static_cast<PortNum>(1 + h)}, qdr4x());
-    }
-  assign_guids(f);
+  Fabric f = topo::build_fabric(topo::random_regular(switches, degree, hosts, seed));
   assign_lids(f);
   return f;
 }

@@ -38,6 +38,8 @@ struct Layers {
   const std::uint16_t* order = nullptr;
   std::uint32_t reached = 0;
   // Optional minimal-hop edge lists (HopLayers::dag); null: test hops.
+  // Lent to the search: the layered kernel reorders each list in place, so
+  // two searches towards one root must not run at once.
   std::uint8_t* dag = nullptr;
   const std::uint32_t* dag_begin = nullptr;
 };
