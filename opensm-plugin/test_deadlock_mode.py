@@ -6,6 +6,7 @@ actually uses."""
 import re
 
 from ibsim_session import IbsimFabric
+from opensm_log import parse_log
 from psssp_tools import binary, generate, plugin_env, psssp_conf, run
 
 CONFIGURED = "psssp tables configured on all switches"
@@ -32,11 +33,11 @@ def test_torus_plain_has_credit_loop_layers_remove_it(tmp_path):
 
         osm, topo, fts = _route(fabric, tmp_path, "vls=8", ["-Q"])
         assert CONFIGURED in osm.log, osm.log[-3000:]
-        needed = re.search(r"routes need (\d+) virtual layers, spread over (\d+)", osm.log)
-        assert needed and 1 < int(needed.group(1)) <= 8
+        record = parse_log(osm.log).psssp
+        assert record.layers_needed and 1 < record.layers_needed <= 8, osm.log[-3000:]
         # psssp-layers.dump, or named after the port with opensm --guid.
-        layers = re.search(r"table in (\S+/psssp-layers(\.0x[0-9a-f]{16})?\.dump)",
-                           osm.log).group(1)
+        layers = record.layer_table
+        assert re.fullmatch(r"\S+/psssp-layers(\.0x[0-9a-f]{16})?\.dump", layers), layers
         sl2vl = osm.dump("opensm-sl2vl.dump")
         proof = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--deadlock",
                      "--layers", layers, "--sl2vl", sl2vl], check=False)
@@ -50,7 +51,7 @@ def test_torus_plain_has_credit_loop_layers_remove_it(tmp_path):
         # vls=8 when the ports offer fewer data VLs: offline asks for as many
         # as the plugin spread over.
         offline, offline_layers = tmp_path / "offline.dump", tmp_path / "offline-layers.dump"
-        run([binary("psssp-sim"), "route", topo, "-o", offline, "--vls", needed.group(2),
+        run([binary("psssp-sim"), "route", topo, "-o", offline, "--vls", record.layers,
              "--layers-out", offline_layers])
         same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
                    check=False)

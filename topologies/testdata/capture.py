@@ -3,7 +3,7 @@
 """Regenerates the ibnetdiscover captures of generated fabrics used by
 generated_capture_test.cc: psssp-topo -> ibsim -> OpenSM -> ibnetdiscover.
 
-    PSSSP_BUILD=build topologies/testdata/capture.py
+    PYTHONPATH=scripts PSSSP_BUILD=build topologies/testdata/capture.py
 """
 
 import os
@@ -13,8 +13,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from ibsim_session import IbsimFabric  # noqa: E402
+
+from ibsim_session import IbsimFabric  # scripts/, on PYTHONPATH
 
 BUILD = os.environ.get("PSSSP_BUILD", "build")
 TOPO = os.path.join(ROOT, BUILD, "topologies", "psssp-topo")
