@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,7 +15,7 @@
 #include "routing/ebb_estimate.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
-#include "traffic/rng.h"
+#include "topologies/rng.h"
 #include "traffic/route_tracer.h"
 
 namespace psssp::testing {
@@ -79,11 +78,11 @@ inline KaryNtree make_kary_ntree(unsigned k, unsigned n, std::uint8_t lmc = 0,
     assign_lids(t.fabric, lmc);
     return t;
   }
-  std::mt19937_64 rng(seed);
+  topo::Rng rng(seed);  // the generator's own random source
   auto perm = [&](unsigned size) {
     std::vector<unsigned> p(size);
     for (unsigned i = 0; i < size; ++i) p[i] = i;
-    psssp::shuffle(p, rng);
+    rng.shuffle(p);
     return p;
   };
   std::vector<PortNum> down(k), up(k);
@@ -120,11 +119,11 @@ inline Fabric make_torus(const std::vector<unsigned>& dims, unsigned hosts, unsi
                          std::uint64_t seed = 0) {
   topo::TopologySpec spec = topo::grid(dims, true, hosts);
   if (seed) {
-    std::mt19937_64 rng(seed);
+    topo::Rng rng(seed);
     std::vector<std::vector<unsigned>> slot(spec.switches.size());  // fixed slot -> shuffled
     for (std::size_t i = 0; i < slot.size(); ++i) {
       for (unsigned k = 1; k <= spec.switches[i].min_fabric_ports; ++k) slot[i].push_back(k);
-      psssp::shuffle(slot[i], rng);
+      rng.shuffle(slot[i]);
     }
     for (topo::CableSpec& c : spec.cables) {
       c.a_slot = slot[c.a][c.a_slot - 1];

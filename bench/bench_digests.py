@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Digests of psssp's tables and scores on every fabric of the quality
+benchmark (bench_quality.py's list): psssp-topo generates the fabric,
+psssp-sim route computes the tables, psssp-sim score gives the bisect eBB.
+Run it with two builds to show a change leaves routing and scoring alone:
+
+  PSSSP_BUILD=build bench/bench_digests.py > after.txt
+  PSSSP_BUILD=/tmp/old/build bench/bench_digests.py > before.txt
+  diff before.txt after.txt
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from bench_quality import FABRICS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tool(build, *parts):
+    return os.path.join(build, *parts)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--only", help="comma-separated fabric names")
+    p.add_argument("--route-args", default="", help="extra psssp-sim route arguments")
+    args = p.parse_args(argv)
+    build = os.path.abspath(os.environ.get("PSSSP_BUILD", os.path.join(ROOT, "build")))
+    topo = tool(build, "topologies", "psssp-topo")
+    sim = tool(build, "simulator", "psssp-sim")
+    print("| fabric | fabric sha256 | tables sha256 | bisect eBB |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, spec in FABRICS:
+            if args.only and name not in args.only.split(","):
+                continue
+            net, lfts = os.path.join(tmp, name + ".net"), os.path.join(tmp, name + ".lfts")
+            family, *rest = spec.split()
+            subprocess.run([topo, family, *rest, "-o", net], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run([sim, "route", net, "-o", lfts, *args.route_args.split()], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            score = subprocess.run([sim, "score", net, "--routes", lfts, "--pattern", "bisect",
+                                    "--runs", str(args.runs), "--seed", str(args.seed)],
+                                   check=True, capture_output=True, text=True).stdout
+            # The row of the routing: its file name, then the eBB.
+            ebb = re.search(r"^%s\s+([0-9.]+)" % re.escape(os.path.basename(lfts)), score, re.M)
+            print("| %s | %s | %s | %s |" % (name, digest(net), digest(lfts),
+                                             ebb.group(1) if ebb else "?"), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
