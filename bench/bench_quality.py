@@ -6,6 +6,10 @@ Writes a markdown table (and one results.csv per fabric) to --out.
 
   bench/bench_quality.py --runs 1000 --seed 1
   bench/bench_quality.py --only torus-8x8,hypercube-6
+  bench/bench_quality.py --sweep trees2 --runs 2000    # one family over sizes
+
+Each row ends with psssp's margin over the best other engine that configured
+its own tables (psssp minus best, in eBB).
 """
 
 import argparse
@@ -33,6 +37,39 @@ FABRICS = [
     ("random-128-8", "random-regular --switches 128 --degree 8 --hosts-per-switch 8 --seed 1"),
 ]
 
+# Sweeps: one family over sizes and parameters (hosts 64 to 4096).
+SWEEPS = {
+    "trees2": [  # two-level fat trees: 1-4 parallel cables, 1:1 to 3:1 oversubscription
+        ("8-ary-2-tree", "kary-ntree --k 8 --n 2"),
+        ("16-ary-2-tree", "kary-ntree --k 16 --n 2"),
+        ("32-ary-2-tree", "kary-ntree --k 32 --n 2"),
+        ("2l-8x8-s8-c1", "fattree2 --leaves 8 --hosts-per-leaf 8 --spines 8 --cables 1"),
+        ("2l-16x16-s8-c2", "fattree2 --leaves 16 --hosts-per-leaf 16 --spines 8 --cables 2"),
+        ("2l-16x16-s4-c2", "fattree2 --leaves 16 --hosts-per-leaf 16 --spines 4 --cables 2"),
+        ("2l-12x24-s4-c2", "fattree2 --leaves 12 --hosts-per-leaf 24 --spines 4 --cables 2"),
+        ("2l-24x12-s3-c4", "fattree2 --leaves 24 --hosts-per-leaf 12 --spines 3 --cables 4"),
+        ("2l-6x18-s2-c4", "fattree2 --leaves 6 --hosts-per-leaf 18 --spines 2 --cables 4"),
+        ("2l-32x18-s3-c3", "fattree2 --leaves 32 --hosts-per-leaf 18 --spines 3 --cables 3"),
+        ("2l-32x24-s4-c2", "fattree2 --leaves 32 --hosts-per-leaf 24 --spines 4 --cables 2"),
+        ("2l-48x16-s4-c4", "fattree2 --leaves 48 --hosts-per-leaf 16 --spines 4 --cables 4"),
+        ("2l-128x32-s16-c1", "fattree2 --leaves 128 --hosts-per-leaf 32 --spines 16 --cables 1"),
+    ],
+    "hyperx": [
+        ("hx-4x4-h4", "hyperx --dims 4x4 --hosts-per-switch 4"),
+        ("hx-8x8-h4", "hyperx --dims 8x8 --hosts-per-switch 4"),
+        ("hx-8x8-c2-h8", "hyperx --dims 8x8 --cables 2 --hosts-per-switch 8"),
+        ("hx-4x4x4-h4", "hyperx --dims 4x4x4 --hosts-per-switch 4"),
+        ("hx-4x4x4-c2-h8", "hyperx --dims 4x4x4 --cables 2 --hosts-per-switch 8"),
+        ("hx-6x6x6-h4", "hyperx --dims 6x6x6 --hosts-per-switch 4"),
+    ],
+    "mesh": [
+        ("mesh-8x8-h1", "mesh --dims 8x8 --hosts-per-switch 1"),
+        ("mesh-8x8-h4", "mesh --dims 8x8 --hosts-per-switch 4"),
+        ("mesh-4x4x4-h2", "mesh --dims 4x4x4 --hosts-per-switch 2"),
+        ("mesh-16x16-h4", "mesh --dims 16x16 --hosts-per-switch 4"),
+    ],
+}
+
 ENGINES = "minhop,updn,ftree,dor,lash,torus-2QoS,nue,sssp,dfsssp,psssp"
 
 
@@ -41,20 +78,22 @@ def main(argv):
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", help="comma-separated fabric names")
+    p.add_argument("--sweep", choices=sorted(SWEEPS), help="a family sweep instead of FABRICS")
     p.add_argument("--engines", default=ENGINES)
     p.add_argument("--psssp-options", default="")
     p.add_argument("--timeout", type=int, default=600)
     p.add_argument("--out", default="bench-out/quality")
     args = p.parse_args(argv)
-    chosen = [f for f in FABRICS if not args.only or f[0] in args.only.split(",")]
+    fabrics = SWEEPS[args.sweep] if args.sweep else FABRICS
+    chosen = [f for f in fabrics if not args.only or f[0] in args.only.split(",")]
     engines = args.engines.split(",")
     lines = ["# eBB per engine and fabric", "",
              "bisect, %d runs, seed %d, %s; %s, %d cores. `*` = the engine fell back "
              "(see the fabric's results.md for the log line), `-` = failed or timed out." % (
                  args.runs, args.seed, datetime.date.today().isoformat(), platform.machine(),
                  os.cpu_count()), "",
-             "| fabric (hosts) | " + " | ".join(engines) + " |",
-             "|---|" + "---|" * len(engines)]
+             "| fabric (hosts) | " + " | ".join(engines) + " | psssp - best other |",
+             "|---|" + "---|" * (len(engines) + 1)]
     for name, spec in chosen:
         out = os.path.join(args.out, name)
         print("== %s: %s" % (name, spec), file=sys.stderr, flush=True)
@@ -71,14 +110,25 @@ def main(argv):
             if not r or not r["ebb"]:
                 cells.append("-")
             else:
-                cells.append("%.3f%s" % (float(r["ebb"]), "" if r["outcome"] == "configured" else "*"))
-        lines.append("| %s (%s) | %s |" % (name, hosts, " | ".join(cells)))
+                cells.append("%.4f%s" % (float(r["ebb"]), "" if r["outcome"] == "configured" else "*"))
+        lines.append("| %s (%s) | %s | %s |" % (name, hosts, " | ".join(cells), _margin(rows)))
     text = "\n".join(lines) + "\n"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "quality.md"), "w") as f:
         f.write(text)
     print(text)
     return 0
+
+
+def _margin(rows):
+    """psssp's eBB minus the best other engine's that configured its own tables."""
+    ps = rows.get("psssp")
+    others = [(float(r["ebb"]), e) for e, r in rows.items()
+              if e != "psssp" and r.get("ebb") and r["outcome"] == "configured"]
+    if not ps or not ps.get("ebb") or not others:
+        return "-"
+    best, engine = max(others)
+    return "%+.4f (%s)" % (float(ps["ebb"]) - best, engine)
 
 
 def _hosts(out):

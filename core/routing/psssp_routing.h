@@ -82,6 +82,10 @@ struct RoutingOptions {
   // Minimal mode only: search with Boost.Graph's Dijkstra on the shortest-path
   // DAG instead of the layered kernel. Identical LFTs, slower (bench_route).
   bool boost_kernel = false;
+  // Minimal mode: where a route crosses two bundles of parallel cables in a
+  // row, the LIDs that share a cable of the second share one of the first
+  // (parallel_cables.h); off only for experiments.
+  bool align_parallel_cables = true;
 };
 
 struct RoutingResult {

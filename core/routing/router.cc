@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "lid_columns.h"
+#include "parallel_cables.h"
 
 namespace psssp::routing {
 
@@ -78,6 +79,12 @@ RoutingResult Router::run() {
     ++result.refine_passes_run;
   }
   route_without_load(std::move(later));
+  if (options_.minimal && options_.align_parallel_cables) {
+    const CableAlignment aligned =
+        align_parallel_cables(graph_, layers_, problem_.destinations, problem_.sources_at.data(),
+                              loads_.routes(), columns_.data());
+    if (aligned.moved) loads_.add_totals(aligned.route_delta, aligned.dest_delta);
+  }
   result.lfts = transpose_columns();
 
   result.channel_load = host_down;

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// Parallel-cable alignment (parallel_cables.h) through route_psssp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "psssp_routing.h"
+#include "routing_test_support.h"
+
+namespace psssp {
+namespace {
+
+Fabric two_level(unsigned leaves, unsigned hosts, unsigned spines, unsigned cables) {
+  Fabric f = topo::build_fabric(topo::fattree2(leaves, hosts, spines, cables, 0));
+  testing::assign_lids(f);
+  return f;
+}
+
+// The next switch of an LFT entry, and the entry's position among the
+// switch's cables to that switch (ports in order).
+struct Hop {
+  NodeId next = kNoNode;
+  unsigned index = 0, bundle = 0;
+};
+
+Hop hop(const Fabric& f, NodeId sw, PortNum port) {
+  Hop h;
+  const Node& node = f.node(sw);
+  if (port == 0 || port >= node.ports.size() || !node.ports[port].usable()) return h;
+  h.next = node.ports[port].remote.node;
+  for (PortNum p = 1; p < node.ports.size(); ++p)
+    if (node.ports[p].usable() && node.ports[p].remote.node == h.next) {
+      if (p < port) ++h.index;
+      ++h.bundle;
+    }
+  return h;
+}
+
+// One destination order for both: the automatic order picks the order by
+// the estimated eBB, which the alignment itself changes.
+RoutingOptions aligned_options(bool align = true) {
+  RoutingOptions o;
+  o.order = RoutingOptions::Order::switches;
+  o.align_parallel_cables = align;
+  return o;
+}
+RoutingOptions unaligned() { return aligned_options(false); }
+
+bool has_hosts(const Fabric& f, NodeId sw) {
+  for (const Port& p : f.node(sw).ports)
+    if (p.usable() && !f.node(p.remote.node).is_switch()) return true;
+  return false;
+}
+
+// The switch a LID terminates at: its own, or the one its CA is cabled to.
+NodeId lid_switch(const Fabric& f, Lid lid) {
+  const PortRef owner = f.port_of_lid(lid);
+  if (!owner.valid()) return kNoNode;
+  return f.node(owner.node).is_switch() ? owner.node : f.port(owner).remote.node;
+}
+
+// On a two-level tree: every entry of a leaf whose route crosses a spine on
+// two bundles (of sizes n and a multiple of n), the second into the LID's
+// leaf, uses cable (i mod n), i being the spine's cable index; returns how
+// many entries that covers.
+std::size_t expect_aligned(const Fabric& f, const ForwardingTables& lfts) {
+  std::size_t checked = 0;
+  for (const NodeId u : f.switches())
+    for (Lid lid = 1; lid <= f.max_lid(); ++lid) {
+      const Hop first = hop(f, u, lfts.get(u, lid));
+      if (first.next == kNoNode || first.bundle < 2 || has_hosts(f, first.next)) continue;
+      const Hop second = hop(f, first.next, lfts.get(first.next, lid));
+      if (second.next == kNoNode || second.next != lid_switch(f, lid) ||
+          second.bundle % first.bundle != 0)
+        continue;
+      EXPECT_EQ(first.index, second.index % first.bundle)
+          << "switch " << u << " LID " << lid << " bundles " << first.bundle << "/"
+          << second.bundle;
+      ++checked;
+    }
+  return checked;
+}
+
+TEST(ParallelCables, AlignedOnTwoLevelTrees) {
+  for (const auto& [cables, spines] : {std::pair{2u, 4u}, std::pair{4u, 2u}, std::pair{3u, 3u}}) {
+    const Fabric f = two_level(12, 24, spines, cables);
+    const RoutingResult aligned = route_psssp(f, aligned_options());
+    const RoutingResult plain = route_psssp(f, unaligned());
+    // Every leaf's entry for every host and the switch of another leaf.
+    EXPECT_EQ(expect_aligned(f, aligned.lfts), 12u * 11u * (24u + 1u));
+    // Only cables change: the next switch of every entry is the routed one.
+    for (const NodeId u : f.switches())
+      for (Lid lid = 1; lid <= f.max_lid(); ++lid)
+        ASSERT_EQ(hop(f, u, aligned.lfts.get(u, lid)).next, hop(f, u, plain.lfts.get(u, lid)).next);
+    // No cable busier than before, and the channel loads are the tables'.
+    const auto max_load = [](const RoutingResult& r) {
+      return *std::max_element(r.channel_load.begin(), r.channel_load.end());
+    };
+    EXPECT_LE(max_load(aligned), max_load(plain) * 1.01 + 1.0);
+    const double ebb_aligned = testing::estimate_ebb(f, aligned.lfts, 2000);
+    const double ebb_plain = testing::estimate_ebb(f, plain.lfts, 2000);
+    EXPECT_GE(ebb_aligned, ebb_plain) << cables << " cables, " << spines << " spines";
+  }
+}
+
+// The channel loads the router reports are those of its tables after the
+// alignment moved routes between cables.
+TEST(ParallelCables, ReportedLoadsMatchTheTables) {
+  const Fabric f = two_level(6, 18, 2, 4);
+  const RoutingResult r = route_psssp(f, aligned_options());
+  const RoutingResult plain = route_psssp(f, unaligned());
+  ASSERT_NE(r.channel_load, plain.channel_load);  // something moved
+  std::vector<double> traced(f.channel_count(), 0.0);
+  for (const PortRef src : f.host_ports())
+    for (const PortRef dst : f.host_ports()) {
+      if (src == dst) continue;
+      std::vector<ChannelId> path;
+      ASSERT_EQ(testing::trace_route(f, r.lfts, src, f.port(dst).lid, &path),
+                TraceStatus::delivered);
+      for (const ChannelId c : path) traced[c] += 1.0;
+    }
+  for (ChannelId c = 0; c < f.channel_count(); ++c) {
+    const PortRef at = f.channel_port(c);
+    if (!f.node(at.node).is_switch() || at.port == 0) continue;
+    const Port& port = f.node(at.node).ports[at.port];
+    if (!port.usable() || !f.node(port.remote.node).is_switch()) continue;
+    EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]) << "channel " << c;
+  }
+}
+
+// Without bundles nothing changes.
+TEST(ParallelCables, NoBundlesNoChange) {
+  const Fabric f = testing::make_torus({4, 4}, 2);
+  EXPECT_EQ(route_psssp(f, {}).lfts.get(f.switches()[0], 1),
+            route_psssp(f, unaligned()).lfts.get(f.switches()[0], 1));
+  const auto t = testing::make_kary_ntree(4, 3);
+  const RoutingResult a = route_psssp(t.fabric, {}), b = route_psssp(t.fabric, unaligned());
+  for (const NodeId u : t.fabric.switches())
+    for (Lid lid = 1; lid <= t.fabric.max_lid(); ++lid)
+      ASSERT_EQ(a.lfts.get(u, lid), b.lfts.get(u, lid));
+}
+
+}  // namespace
+}  // namespace psssp
