@@ -19,6 +19,23 @@ PATH_SL_PLUGIN = "psssp_pathsl"
 PATH_SL_DUMP = "psssp-path-sl.dump"
 
 
+def with_path_sl_plugin(conf):
+    """opensm.conf text that also loads PATH_SL_PLUGIN: added to the conf's
+    event_plugin_name line (OpenSM takes several names, space-separated), or
+    a line of its own."""
+    lines, added = [], False
+    for line in (conf or "").splitlines():
+        words = line.split()
+        if words[:1] == ["event_plugin_name"] and not added:
+            if PATH_SL_PLUGIN not in words[1:]:
+                line = line.rstrip() + " " + PATH_SL_PLUGIN
+            added = True
+        lines.append(line)
+    if not added:
+        lines.append("event_plugin_name " + PATH_SL_PLUGIN)
+    return "\n".join(lines) + "\n"
+
+
 class EngineSetup:
     """Command-line arguments, config text and environment for one engine."""
 
@@ -30,11 +47,10 @@ class EngineSetup:
         self.notes = []
         self.env = plugin_env()
         if engine == "psssp":
-            self.conf = psssp_conf(psssp_options).replace(
-                "event_plugin_name psssp\n", "event_plugin_name psssp %s\n" % PATH_SL_PLUGIN)
+            self.conf = with_path_sl_plugin(psssp_conf(psssp_options))
             self.notes.append("plugin" + (" (%s)" % psssp_options if psssp_options else ""))
         else:
-            self.conf = "event_plugin_name %s\n" % PATH_SL_PLUGIN
+            self.conf = with_path_sl_plugin("")
             self.args += ["-R", engine]
         if engine == "nue":
             # The credit-loop check follows routes to switch LIDs too (SA and

@@ -5,10 +5,11 @@ through the same credit-loop check as psssp's layers."""
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
-from psssp_tools import ROOT, binary, run
+from psssp_tools import ROOT, binary, generate, run
 
 
 def test_lash_and_dfsssp_are_verified_with_their_own_sls(tmp_path):
@@ -28,6 +29,7 @@ def test_lash_and_dfsssp_are_verified_with_their_own_sls(tmp_path):
         # A torus ring needs a second layer: the SLs really were read.
         assert int(row["layers"]) >= 2 and int(row["vls"]) >= 2, row
     assert 2 <= int(rows["dfsssp"]["layers_needed"]) <= int(rows["dfsssp"]["layers"])
+    assert rows["lash"]["layers_needed"] == rows["lash"]["layers"]
     # minhop has no SLs: one layer, and the torus ring closes a credit loop.
     assert rows["minhop"]["layers"] == "1" and rows["minhop"]["sl_source"] == "SL 0"
     assert rows["minhop"]["deadlock_free"].startswith("NO (credit loop on VL 0 over ")
@@ -43,3 +45,14 @@ def test_lash_and_dfsssp_are_verified_with_their_own_sls(tmp_path):
                    "--sl-file", sl_file, "--sl2vl", work / "opensm" / "lash" /
                    "opensm-sl2vl.dump"], check=False)
     assert layered.returncode == 0 and ": none;" in layered.stdout, layered.stdout[-2000:]
+
+
+def test_check_fabric_verifies_lash_with_its_path_sls(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4", "--hosts-per-switch", 2)
+    conf = tmp_path / "lash.conf"
+    conf.write_text("routing_engine lash\nqos TRUE\n")
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "check-fabric"), net,
+                          "--conf", str(conf)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr[-2000:]
+    assert re.search(r"ok +credit loops: none; .*\(SLs from psssp-path-sl\.dump \(2 SLs\), "
+                     r"VLs from opensm-sl2vl\.dump\)", res.stdout), res.stdout
