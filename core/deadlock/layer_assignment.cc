@@ -27,13 +27,21 @@ struct Geometry {
   const Fabric& fabric;
   DependencySlots slots;
   std::vector<PortRef> port_of_channel;
+  // Every switch has at most 64 ports (port 0 included): layer graphs keep
+  // their edges as a 64-bit port mask per channel as well as the counts.
+  bool narrow = true;
   explicit Geometry(const Fabric& f) : fabric(f), slots(f), port_of_channel(f.channel_count()) {
     for (ChannelId c = 0; c < f.channel_count(); ++c) port_of_channel[c] = f.channel_port(c);
+    for (const NodeId sw : f.switches()) narrow = narrow && slots.width(sw) <= 64;
   }
 };
 
 // One layer's channel dependency graph: a route count per dependency slot
 // (edges exist while the count is positive) and an online topological order.
+// On switches of up to 64 ports the edges are also kept as port masks per
+// channel (out_ports_: the ports a channel's arrivals leave by; in_ports_:
+// the ports a channel's departures came in by), so the searches visit the
+// edges instead of scanning every slot of a switch (most are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
@@ -42,8 +50,13 @@ class LayerGraph {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef at = g_.slots.arrival(v);
       if (!at.valid()) return;
-      const Slot base = g_.slots.slot(at.node, at.port, 0);
       const ChannelId chan0 = g_.fabric.channel(PortRef{at.node, 0});
+      if (g_.narrow) {
+        for (std::uint64_t bits = out_ports_[v]; bits != 0; bits &= bits - 1)
+          visit(chan0 + static_cast<unsigned>(__builtin_ctzll(bits)));
+        return;
+      }
+      const Slot base = g_.slots.slot(at.node, at.port, 0);
       const unsigned width = g_.slots.width(at.node);
       for (unsigned q = 1; q < width; ++q)
         if (count_[base + q] != 0) visit(chan0 + q);
@@ -52,6 +65,12 @@ class LayerGraph {
   auto pred() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef from = g_.port_of_channel[v];
+      if (g_.narrow) {
+        for (std::uint64_t bits = in_ports_[v]; bits != 0; bits &= bits - 1)
+          visit(
+              g_.slots.switch_channel_into(from.node, static_cast<PortNum>(__builtin_ctzll(bits))));
+        return;
+      }
       const unsigned width = g_.slots.width(from.node);
       for (unsigned p = 1; p < width; ++p)
         if (count_[g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)] != 0)
@@ -64,6 +83,8 @@ class LayerGraph {
       : g_(g),
         count_(g.slots.size(), 0),
         refused_(g.slots.size(), 0),
+        out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
+        in_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
@@ -82,24 +103,37 @@ class LayerGraph {
           return false;
         }
         grown = true;
+        set_edge(d, true);
       }
       ++count_[d.slot];
     }
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * (sizeof(std::uint32_t) + 1) + g.fabric.channel_count() * 8;
+    return g.slots.size() * (sizeof(std::uint32_t) + 1) +
+           g.fabric.channel_count() * (g.narrow ? 24 : 8);
   }
 
  private:
   // Undoes the first n dependencies of a failed add(): the graph is as before.
   void rollback(const std::vector<Dependency>& deps, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) --count_[deps[i].slot];
+    for (std::size_t i = 0; i < n; ++i)
+      if (--count_[deps[i].slot] == 0) set_edge(deps[i], false);
+  }
+  // The port masks of dependency d (from the channel into port p of a switch
+  // to the channel out of its port q).
+  void set_edge(const Dependency& d, bool on) {
+    if (!g_.narrow) return;
+    const std::uint64_t q = std::uint64_t{1} << g_.port_of_channel[d.to].port;
+    const std::uint64_t p = std::uint64_t{1} << g_.slots.arrival(d.from).port;
+    out_ports_[d.from] = on ? out_ports_[d.from] | q : out_ports_[d.from] & ~q;
+    in_ports_[d.to] = on ? in_ports_[d.to] | p : in_ports_[d.to] & ~p;
   }
 
   const Geometry& g_;
   std::vector<std::uint32_t> count_;
-  std::vector<std::uint8_t> refused_;  // 1: adding the dependency closes a cycle
+  std::vector<std::uint8_t> refused_;                // 1: adding the dependency closes a cycle
+  std::vector<std::uint64_t> out_ports_, in_ports_;  // per channel, when g_.narrow
   OnlineTopologicalOrder order_;
 };
 
