@@ -140,7 +140,7 @@ class LayerGraph {
 // The switch-to-switch dependencies of the route from `source` to `dlid`.
 WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
                            std::vector<Hop>& hops, std::vector<Dependency>& deps) {
-  const WalkEnd end = walk_route(tracer, source, dlid, hops);
+  const WalkEnd end = walk_route(tracer, source, dlid, hops, g.port_of_channel);
   deps.clear();
   for (std::size_t i = 1; i < hops.size(); ++i) {
     const Hop& h = hops[i];
