@@ -41,7 +41,13 @@ struct lid_range {
   int host; /* a CA or router port: a source of paths */
 };
 
-/* The LID range of every port with a LID, in port GUID order; *hosts counts
+static int by_first_lid(const void *a, const void *b) {
+  const struct lid_range *x = a, *y = b;
+
+  return (int)x->first - (int)y->first;
+}
+
+/* The LID range of every port with a LID, by LID; *hosts counts
  * the CA and router ports. NULL when memory runs out (errno ENOMEM). */
 static struct lid_range *port_lids(osm_subn_t *subn, size_t *n, size_t *hosts) {
   cl_qmap_t *ports = &subn->port_guid_tbl;
@@ -66,6 +72,9 @@ static struct lid_range *port_lids(osm_subn_t *subn, size_t *n, size_t *hosts) {
     k++;
   }
   *n = k;
+  /* Ascending LIDs: the dump then lists routes in (SLID, DLID) order, which
+   * its reader takes without sorting. */
+  qsort(out, k, sizeof(*out), by_first_lid);
   return out;
 }
 
