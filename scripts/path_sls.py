@@ -32,9 +32,15 @@ def summarize(path):
                 elif "has no path_sl" in line:
                     has_path_sl = False
                 continue
-            fields = line.split()
-            if len(fields) != 3:
+            # Millions of lines: split at the last space only; psssp-sim
+            # check reads every field.
+            head, _, sl = line.rpartition(" ")
+            if not head or " " not in head:
                 raise ValueError("%s:%d: expected \"SLID DLID SL\"" % (path, number))
-            seen.add(int(fields[2]))
+            seen.add(sl)
             paths += 1
-    return PathSlSummary(engine, paths, tuple(sorted(seen)), has_path_sl)
+    try:
+        sls = tuple(sorted(int(sl) for sl in seen))
+    except ValueError:
+        raise ValueError("%s: an SL that is not a number" % path)
+    return PathSlSummary(engine, paths, sls, has_path_sl)
