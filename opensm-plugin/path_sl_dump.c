@@ -35,6 +35,20 @@
 
 #define PATH_SL_FILE "psssp-path-sl.dump"
 #define PATH_SL_HINT 0 /* the SA's own choice without a QoS policy */
+/* About 750 MB of dump and 5 s of writing (8000 hosts); beyond, the dump
+ * says why it has no paths rather than stall OpenSM and fill the disk. */
+#define PATH_SL_MAX_PATHS (64LL << 20)
+
+/* The limit: PSSSP_PATHSL_MAX_PATHS from the environment, else the default. */
+static long long max_paths(void) {
+  const char *text = getenv("PSSSP_PATHSL_MAX_PATHS");
+  char *end;
+  long long value;
+
+  if (!text || !*text) return PATH_SL_MAX_PATHS;
+  value = strtoll(text, &end, 10);
+  return *end || value < 0 ? PATH_SL_MAX_PATHS : value;
+}
 
 struct lid_range {
   uint16_t first, count;
@@ -99,6 +113,17 @@ static void put_line(FILE *f, uint16_t slid, uint16_t dlid, uint8_t sl) {
   fwrite_unlocked(p, 1, (size_t)(line + sizeof(line) - p), f);
 }
 
+/* Paths from every host LID to every LID of another port. */
+static long long path_count(const struct lid_range *lids, size_t n) {
+  long long all = 0, paths = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++) all += lids[i].count;
+  for (i = 0; i < n; i++)
+    if (lids[i].host) paths += (long long)lids[i].count * (all - lids[i].count);
+  return paths;
+}
+
 /* Writes the dump: one line per path from a host port LID to any other
  * port's LID (hosts and switches: the routes `psssp-sim check --deadlock`
  * follows). Returns the number of paths written, or -1 (errno set). */
@@ -118,6 +143,12 @@ static long long write_path_sls(osm_opensm_t *osm, FILE *f, const char *engine) 
           engine, PATH_SL_HINT, hosts, n);
   if (!re || !re->path_sl) {
     fprintf(f, "# the engine has no path_sl: every path is on SL %d\n", PATH_SL_HINT);
+    free(lids);
+    return 0;
+  }
+  if (path_count(lids, n) > max_paths()) {
+    fprintf(f, "# not written: %lld paths, more than the limit of %lld\n", path_count(lids, n),
+            max_paths());
     free(lids);
     return 0;
   }

@@ -6,6 +6,9 @@ import random
 import re
 import subprocess
 
+import pytest
+
+import path_sls
 from ibsim_session import IbsimFabric
 from psssp_tools import generate, plugin_env
 
@@ -50,3 +53,19 @@ def test_engine_without_path_sl_writes_header_only(tmp_path):
         assert "# routing engine minhop;" in text
         assert "has no path_sl: every path is on SL 0" in text
         assert not [l for l in text.splitlines() if not l.startswith("#")]
+
+
+def test_more_paths_than_the_limit_are_not_written(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "3x3")
+    with IbsimFabric(net, tmp_path) as fabric:
+        env = dict(plugin_env(), PSSSP_PATHSL_MAX_PATHS="50")
+        osm = fabric.run_opensm(["-R", "lash", "-Q"], conf="event_plugin_name psssp_pathsl\n",
+                                env_extra=env)
+        dump = osm.dump("psssp-path-sl.dump")
+        with open(dump) as f:
+            text = f.read()
+        # 9 hosts to 8 hosts and 9 switches: 153 paths, over the limit of 50.
+        assert "# not written: 153 paths, more than the limit of 50\n" in text
+        assert not [l for l in text.splitlines() if not l.startswith("#")]
+        with pytest.raises(ValueError, match="not written: 153 paths"):
+            path_sls.summarize(dump)

@@ -22,7 +22,8 @@ class PathSlSummary:
 
 def summarize(path):
     """A PathSlSummary of the dump at `path`; OSError if it cannot be read,
-    ValueError for a line that is not "SLID DLID SL"."""
+    ValueError for a line that is not "SLID DLID SL", or with the plugin's
+    reason when it wrote no paths (more than its limit)."""
     engine, paths, has_path_sl, seen = None, 0, True, set()
     with open(path) as f:
         for number, line in enumerate(f, 1):
@@ -31,6 +32,8 @@ def summarize(path):
                     engine = line.split()[3].rstrip(";")
                 elif "has no path_sl" in line:
                     has_path_sl = False
+                elif line.startswith("# not written: "):  # too many paths for the plugin
+                    raise ValueError(line[2:].strip())
                 continue
             # Millions of lines: split at the last space only; psssp-sim
             # check reads every field.
