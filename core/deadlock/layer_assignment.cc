@@ -36,16 +36,30 @@ struct Geometry {
   }
 };
 
-// One layer's channel dependency graph: a route count per dependency slot
-// (edges exist while the count is positive) and an online topological order.
-// On switches of up to 64 ports the edges are also kept as port masks per
-// channel (out_ports_: the ports a channel's arrivals leave by; in_ports_:
-// the ports a channel's departures came in by), so the searches visit the
-// edges instead of scanning every slot of a switch (most are empty).
+// A bit per dependency slot.
+class SlotBits {
+ public:
+  explicit SlotBits(std::size_t n) : words_(n / 64 + 1, 0) {}
+  bool test(Slot s) const { return (words_[s >> 6] >> (s & 63)) & 1; }
+  void set(Slot s) { words_[s >> 6] |= std::uint64_t{1} << (s & 63); }
+  void clear(Slot s) { words_[s >> 6] &= ~(std::uint64_t{1} << (s & 63)); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+// One layer's channel dependency graph: a bit per dependency slot (the edge
+// is in the graph) and an online topological order. Edges are only added,
+// and taken out again only when the route that added them is refused, so no
+// route counts are needed. On switches of up to 64 ports the edges are also
+// kept as port masks per channel (out_ports_: the ports a channel's arrivals
+// leave by; in_ports_: the ports a channel's departures came in by), so the
+// searches visit the edges instead of scanning every slot of a switch (most
+// are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
-  // count is positive; predecessors likewise backwards.
+  // is in the graph; predecessors likewise backwards.
   auto succ() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef at = g_.slots.arrival(v);
@@ -59,7 +73,7 @@ class LayerGraph {
       const Slot base = g_.slots.slot(at.node, at.port, 0);
       const unsigned width = g_.slots.width(at.node);
       for (unsigned q = 1; q < width; ++q)
-        if (count_[base + q] != 0) visit(chan0 + q);
+        if (present_.test(base + q)) visit(chan0 + q);
     };
   }
   auto pred() const {
@@ -73,7 +87,7 @@ class LayerGraph {
       }
       const unsigned width = g_.slots.width(from.node);
       for (unsigned p = 1; p < width; ++p)
-        if (count_[g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)] != 0)
+        if (present_.test(g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)))
           visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
     };
   }
@@ -81,8 +95,8 @@ class LayerGraph {
  public:
   explicit LayerGraph(const Geometry& g)
       : g_(g),
-        count_(g.slots.size(), 0),
-        refused_(g.slots.size(), 0),
+        present_(g.slots.size()),
+        refused_(g.slots.size()),
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         in_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
@@ -92,33 +106,32 @@ class LayerGraph {
     // A dependency refused stays refused: the graph only grows, so
     // reachability never shrinks; skip the search.
     for (const Dependency& d : deps)
-      if (count_[d.slot] == 0 && refused_[d.slot] != 0) return false;
-    bool grown = false;
-    for (std::size_t i = 0; i < deps.size(); ++i) {
-      const Dependency& d = deps[i];
-      if (count_[d.slot] == 0) {
-        if (!order_.insert(d.from, d.to, succ(), pred())) {
-          if (!grown) refused_[d.slot] = 1;
-          rollback(deps, i);
-          return false;
-        }
-        grown = true;
-        set_edge(d, true);
+      if (!present_.test(d.slot) && refused_.test(d.slot)) return false;
+    added_.clear();
+    for (const Dependency& d : deps) {
+      if (present_.test(d.slot)) continue;
+      if (!order_.insert(d.from, d.to, succ(), pred())) {
+        if (added_.empty()) refused_.set(d.slot);
+        rollback();
+        return false;
       }
-      ++count_[d.slot];
+      present_.set(d.slot);
+      set_edge(d, true);
+      added_.push_back(&d);
     }
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * (sizeof(std::uint32_t) + 1) +
-           g.fabric.channel_count() * (g.narrow ? 24 : 8);
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 24 : 8);
   }
 
  private:
-  // Undoes the first n dependencies of a failed add(): the graph is as before.
-  void rollback(const std::vector<Dependency>& deps, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (--count_[deps[i].slot] == 0) set_edge(deps[i], false);
+  // Takes out the edges a refused route added: the graph is as before.
+  void rollback() {
+    for (const Dependency* d : added_) {
+      present_.clear(d->slot);
+      set_edge(*d, false);
+    }
   }
   // The port masks of dependency d (from the channel into port p of a switch
   // to the channel out of its port q).
@@ -131,9 +144,10 @@ class LayerGraph {
   }
 
   const Geometry& g_;
-  std::vector<std::uint32_t> count_;
-  std::vector<std::uint8_t> refused_;                // 1: adding the dependency closes a cycle
+  SlotBits present_;
+  SlotBits refused_;                                 // adding the dependency closes a cycle
   std::vector<std::uint64_t> out_ports_, in_ports_;  // per channel, when g_.narrow
+  std::vector<const Dependency*> added_;             // by the add() under way
   OnlineTopologicalOrder order_;
 };
 
