@@ -2,8 +2,10 @@
 """libpsssp_pathsl.so: the SL of every path from a host, written after
 routing, is what the running SM's SA answers in PathRecords."""
 
+import os
 import random
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -12,6 +14,9 @@ import path_sls
 from ibsim_session import IbsimFabric
 from psssp_tools import generate, plugin_env
 
+# infiniband-diags puts saquery in /usr/sbin, which a user's PATH may lack.
+SAQUERY = shutil.which("saquery", path=os.pathsep.join([os.environ.get("PATH", os.defpath),
+                                                        "/usr/sbin", "/sbin"])) or "saquery"
 SL_LINE = re.compile(r"^\s*sl\.+0x([0-9a-fA-F]+)\s*$", re.M)
 
 
@@ -35,7 +40,7 @@ def test_dump_matches_sa_path_records(tmp_path):
         sample = random.sample([l for l in lines if l[2] == 1], 5) + \
             random.sample([l for l in lines if l[2] == 0], 5)
         for slid, dlid, sl in sample:
-            pr = subprocess.run(["saquery", "-p", "--src-to-dst", "%d:%d" % (slid, dlid)],
+            pr = subprocess.run([SAQUERY, "-p", "--src-to-dst", "%d:%d" % (slid, dlid)],
                                 env=fabric.client_env(), capture_output=True, text=True,
                                 timeout=60)
             found = SL_LINE.findall(pr.stdout)
