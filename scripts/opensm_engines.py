@@ -12,6 +12,29 @@ ALL_ENGINES = ["minhop", "updn", "dnup", "ftree", "dor", "lash", "torus-2QoS", "
 # Engines that put routes on SLs need QoS on so OpenSM programs SL-to-VL maps.
 NEEDS_QOS = {"lash", "dfsssp", "nue", "torus-2QoS"}
 
+# The event plugin (opensm-plugin/path_sl_dump.c) loaded with every engine:
+# after routing it writes PATH_SL_DUMP, the SL the SA gives each host pair's
+# path, in the SL file format of psssp-sim check --sl-file.
+PATH_SL_PLUGIN = "psssp_pathsl"
+PATH_SL_DUMP = "psssp-path-sl.dump"
+
+
+def with_path_sl_plugin(conf):
+    """opensm.conf text that also loads PATH_SL_PLUGIN: added to the conf's
+    event_plugin_name line (OpenSM takes several names, space-separated), or
+    a line of its own."""
+    lines, added = [], False
+    for line in (conf or "").splitlines():
+        words = line.split()
+        if words[:1] == ["event_plugin_name"] and not added:
+            if PATH_SL_PLUGIN not in words[1:]:
+                line = line.rstrip() + " " + PATH_SL_PLUGIN
+            added = True
+        lines.append(line)
+    if not added:
+        lines.append("event_plugin_name " + PATH_SL_PLUGIN)
+    return "\n".join(lines) + "\n"
+
 
 class EngineSetup:
     """Command-line arguments, config text and environment for one engine."""
@@ -22,12 +45,19 @@ class EngineSetup:
         self.conf = ""
         self.env = {}
         self.notes = []
+        self.env = plugin_env()
         if engine == "psssp":
-            self.conf = psssp_conf(psssp_options)
-            self.env = plugin_env()
+            self.conf = with_path_sl_plugin(psssp_conf(psssp_options))
             self.notes.append("plugin" + (" (%s)" % psssp_options if psssp_options else ""))
         else:
+            self.conf = with_path_sl_plugin("")
             self.args += ["-R", engine]
+        if engine == "nue":
+            # The credit-loop check follows routes to switch LIDs too (SA and
+            # performance queries travel on data VLs); by default Nue leaves
+            # them out of its deadlock avoidance.
+            self.conf += "nue_include_switches TRUE\n"
+            self.notes.append("nue_include_switches")
         if engine in ("updn", "dnup", "ftree") and roots:
             self.args += ["-a", roots]
             self.notes.append("root_guid_file")

@@ -21,6 +21,9 @@ PSSSP_ROUTED = re.compile(
     r"(\d+) refinement passes( \(converged\))?")
 PSSSP_LAYERS = re.compile(r"psssp: routes need (\d+) virtual layers, spread over (\d+) "
                           r"\(SL = VL = layer\); table in (\S+)")
+# dfsssp's own count of the layers its routes need (it then spreads them over
+# every available VL for balance, so its SLs in use can be more).
+DFSSSP_NEEDED = re.compile(r"dfsssp_remove_deadlocks: Virtual Lanes needed: (\d+)")
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class OpensmLog:
     errors: List[str]  # ERR messages, without their time stamps
     routing_seconds: Optional[float]  # "building routing with" to "tables configured"
     psssp: Optional[PssspRecord]
+    dfsssp_vls_needed: Optional[int] = None  # "Virtual Lanes needed: N"
 
     @property
     def engine(self):
@@ -102,4 +106,6 @@ def parse_log(text):
         configured_message=message(configured[-1]) if configured else None,
         errors=[message(l) for l in lines if " ERR " in l],
         routing_seconds=_routing_seconds(lines),
-        psssp=_psssp_record(text))
+        psssp=_psssp_record(text),
+        dfsssp_vls_needed=int(DFSSSP_NEEDED.findall(text)[-1]) if DFSSSP_NEEDED.search(text)
+        else None)

@@ -27,34 +27,67 @@ struct Geometry {
   const Fabric& fabric;
   DependencySlots slots;
   std::vector<PortRef> port_of_channel;
+  // Every switch has at most 64 ports (port 0 included): layer graphs keep
+  // their edges as a 64-bit port mask per channel as well as the counts.
+  bool narrow = true;
   explicit Geometry(const Fabric& f) : fabric(f), slots(f), port_of_channel(f.channel_count()) {
     for (ChannelId c = 0; c < f.channel_count(); ++c) port_of_channel[c] = f.channel_port(c);
+    for (const NodeId sw : f.switches()) narrow = narrow && slots.width(sw) <= 64;
   }
 };
 
-// One layer's channel dependency graph: a route count per dependency slot
-// (edges exist while the count is positive) and an online topological order.
+// A bit per dependency slot.
+class SlotBits {
+ public:
+  explicit SlotBits(std::size_t n) : words_(n / 64 + 1, 0) {}
+  bool test(Slot s) const { return (words_[s >> 6] >> (s & 63)) & 1; }
+  void set(Slot s) { words_[s >> 6] |= std::uint64_t{1} << (s & 63); }
+  void clear(Slot s) { words_[s >> 6] &= ~(std::uint64_t{1} << (s & 63)); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+// One layer's channel dependency graph: a bit per dependency slot (the edge
+// is in the graph) and an online topological order. Edges are only added,
+// and taken out again only when the route that added them is refused, so no
+// route counts are needed. On switches of up to 64 ports the edges are also
+// kept as port masks per channel (out_ports_: the ports a channel's arrivals
+// leave by; in_ports_: the ports a channel's departures came in by), so the
+// searches visit the edges instead of scanning every slot of a switch (most
+// are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
-  // count is positive; predecessors likewise backwards.
+  // is in the graph; predecessors likewise backwards.
   auto succ() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef at = g_.slots.arrival(v);
       if (!at.valid()) return;
-      const Slot base = g_.slots.slot(at.node, at.port, 0);
       const ChannelId chan0 = g_.fabric.channel(PortRef{at.node, 0});
+      if (g_.narrow) {
+        for (std::uint64_t bits = out_ports_[v]; bits != 0; bits &= bits - 1)
+          visit(chan0 + static_cast<unsigned>(__builtin_ctzll(bits)));
+        return;
+      }
+      const Slot base = g_.slots.slot(at.node, at.port, 0);
       const unsigned width = g_.slots.width(at.node);
       for (unsigned q = 1; q < width; ++q)
-        if (count_[base + q] != 0) visit(chan0 + q);
+        if (present_.test(base + q)) visit(chan0 + q);
     };
   }
   auto pred() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef from = g_.port_of_channel[v];
+      if (g_.narrow) {
+        for (std::uint64_t bits = in_ports_[v]; bits != 0; bits &= bits - 1)
+          visit(
+              g_.slots.switch_channel_into(from.node, static_cast<PortNum>(__builtin_ctzll(bits))));
+        return;
+      }
       const unsigned width = g_.slots.width(from.node);
       for (unsigned p = 1; p < width; ++p)
-        if (count_[g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)] != 0)
+        if (present_.test(g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)))
           visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
     };
   }
@@ -62,8 +95,10 @@ class LayerGraph {
  public:
   explicit LayerGraph(const Geometry& g)
       : g_(g),
-        count_(g.slots.size(), 0),
-        refused_(g.slots.size(), 0),
+        present_(g.slots.size()),
+        refused_(g.slots.size()),
+        out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
+        in_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
@@ -71,42 +106,55 @@ class LayerGraph {
     // A dependency refused stays refused: the graph only grows, so
     // reachability never shrinks; skip the search.
     for (const Dependency& d : deps)
-      if (count_[d.slot] == 0 && refused_[d.slot] != 0) return false;
-    bool grown = false;
-    for (std::size_t i = 0; i < deps.size(); ++i) {
-      const Dependency& d = deps[i];
-      if (count_[d.slot] == 0) {
-        if (!order_.insert(d.from, d.to, succ(), pred())) {
-          if (!grown) refused_[d.slot] = 1;
-          rollback(deps, i);
-          return false;
-        }
-        grown = true;
+      if (!present_.test(d.slot) && refused_.test(d.slot)) return false;
+    added_.clear();
+    for (const Dependency& d : deps) {
+      if (present_.test(d.slot)) continue;
+      if (!order_.insert(d.from, d.to, succ(), pred())) {
+        if (added_.empty()) refused_.set(d.slot);
+        rollback();
+        return false;
       }
-      ++count_[d.slot];
+      present_.set(d.slot);
+      set_edge(d, true);
+      added_.push_back(&d);
     }
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() * (sizeof(std::uint32_t) + 1) + g.fabric.channel_count() * 8;
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 24 : 8);
   }
 
  private:
-  // Undoes the first n dependencies of a failed add(): the graph is as before.
-  void rollback(const std::vector<Dependency>& deps, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) --count_[deps[i].slot];
+  // Takes out the edges a refused route added: the graph is as before.
+  void rollback() {
+    for (const Dependency* d : added_) {
+      present_.clear(d->slot);
+      set_edge(*d, false);
+    }
+  }
+  // The port masks of dependency d (from the channel into port p of a switch
+  // to the channel out of its port q).
+  void set_edge(const Dependency& d, bool on) {
+    if (!g_.narrow) return;
+    const std::uint64_t q = std::uint64_t{1} << g_.port_of_channel[d.to].port;
+    const std::uint64_t p = std::uint64_t{1} << g_.slots.arrival(d.from).port;
+    out_ports_[d.from] = on ? out_ports_[d.from] | q : out_ports_[d.from] & ~q;
+    in_ports_[d.to] = on ? in_ports_[d.to] | p : in_ports_[d.to] & ~p;
   }
 
   const Geometry& g_;
-  std::vector<std::uint32_t> count_;
-  std::vector<std::uint8_t> refused_;  // 1: adding the dependency closes a cycle
+  SlotBits present_;
+  SlotBits refused_;                                 // adding the dependency closes a cycle
+  std::vector<std::uint64_t> out_ports_, in_ports_;  // per channel, when g_.narrow
+  std::vector<const Dependency*> added_;             // by the add() under way
   OnlineTopologicalOrder order_;
 };
 
 // The switch-to-switch dependencies of the route from `source` to `dlid`.
 WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
                            std::vector<Hop>& hops, std::vector<Dependency>& deps) {
-  const WalkEnd end = walk_route(tracer, source, dlid, hops);
+  const WalkEnd end = walk_route(tracer, source, dlid, hops, g.port_of_channel);
   deps.clear();
   for (std::size_t i = 1; i < hops.size(); ++i) {
     const Hop& h = hops[i];

@@ -8,8 +8,9 @@
 // layer is acyclic, so this needs no search). When the union of all routes'
 // dependencies is acyclic (fat trees), one topological sort proves it and
 // there is no first fit at all. Memory is the LayerTable (switches x LIDs
-// bytes), a byte per path for its length, plus per layer one counter per
-// possible dependency (switch ports squared); never a LIDs x LIDs table.
+// bytes), a byte per path for its length, plus per layer two bits per
+// possible dependency (switch ports squared) and a few words per channel;
+// never a LIDs x LIDs table.
 //
 //   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
 //   sl = a.table.layer(slid, dlid);

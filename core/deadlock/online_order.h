@@ -28,9 +28,10 @@ class OnlineTopologicalOrder {
   bool insert(std::uint32_t x, std::uint32_t y, Succ&& succ, Pred&& pred);
 
  private:
-  void reorder();
+  void reorder(std::uint32_t lb, std::uint32_t ub, std::uint32_t fwd, std::uint32_t bwd);
 
   std::vector<std::uint32_t> ord_;
+  std::vector<std::uint32_t> at_;    // the vertex at each position (inverse of ord_)
   std::vector<std::uint32_t> mark_;  // epoch stamps: visited in this insertion
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> forward_, backward_, stack_, back_stack_, slots_;
@@ -93,7 +94,7 @@ bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& suc
     }
   }
   if (cycle) return false;
-  reorder();
+  reorder(lb, ub, fwd, bwd);
   return true;
 }
 

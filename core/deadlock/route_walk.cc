@@ -29,14 +29,19 @@ std::vector<Lid> destination_lids(const Fabric& fabric) {
   return lids;
 }
 
-WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops) {
+namespace {
+
+// walk_route with `port_of(c)` for the port a channel leaves by.
+template <class PortOf>
+WalkEnd walk(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops,
+             PortOf&& port_of) {
   hops.clear();
   const Fabric& fabric = tracer.fabric();
   const std::uint32_t first = tracer.row_of(source);
   if (first == RouteTracer::kNoRow) return WalkEnd::unrouted;
   PortNum in = 0;
   const auto add = [&](ChannelId c) {
-    const PortRef out = fabric.channel_port(c);
+    const PortRef out = port_of(c);
     const PortRef next = fabric.port(out).remote;
     hops.push_back(Hop{out.node, in, out.port, fabric.node(next.node).is_switch()});
     in = next.port;
@@ -79,6 +84,18 @@ WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vect
     add(c);
   }
   return WalkEnd::loop;
+}
+
+}  // namespace
+
+WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops) {
+  const Fabric& fabric = tracer.fabric();
+  return walk(tracer, source, dlid, hops, [&](ChannelId c) { return fabric.channel_port(c); });
+}
+
+WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops,
+                   const std::vector<PortRef>& port_of_channel) {
+  return walk(tracer, source, dlid, hops, [&](ChannelId c) { return port_of_channel[c]; });
 }
 
 std::string describe_port(const Fabric& fabric, PortRef port) {

@@ -53,6 +53,10 @@ enum class WalkEnd { delivered, unrouted, broken, loop };
 // followed once around and more (switch count + 2 hops), so its
 // dependencies close a cycle.
 WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops);
+// The same with a table of Fabric::channel_port per channel (a binary search
+// saved per hop, for callers that walk millions of routes).
+WalkEnd walk_route(const RouteTracer& tracer, NodeId source, Lid dlid, std::vector<Hop>& hops,
+                   const std::vector<PortRef>& port_of_channel);
 
 // "switch "leaf3" (0x...) port 7" for messages.
 std::string describe_port(const Fabric& fabric, PortRef port);

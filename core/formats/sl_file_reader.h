@@ -5,7 +5,9 @@
 //   SLID DLID SL
 // LIDs 1..0xBFFF and SL 0..15, each decimal or 0x-prefixed hexadecimal.
 // Routes not listed use the default SL (0). A pair listed twice with
-// different SLs is an error. Throws InputError(file:line).
+// different SLs is an error. Files listing their routes in ascending
+// (SLID, DLID) order, each once (the psssp_pathsl plugin's dump), are taken
+// as they are; others are sorted. Throws InputError(file:line).
 #pragma once
 
 #include <cstdint>

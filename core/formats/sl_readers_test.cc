@@ -47,6 +47,19 @@ TEST(SlFile, MalformedLinesNameFileAndLine) {
                      "already has SL 1 (line 1)");
 }
 
+TEST(SlFile, AscendingAndShuffledFilesGiveTheSameTable) {
+  const SlFile ascending = parse_sl_file("1 2 3\n1 7 1\n2 1 4\n9 3 2\n", "a.sl");
+  const SlFile shuffled = parse_sl_file("9 3 2\n1 7 1\n2 1 4\n1 2 3\n1 7 1\n", "b.sl");
+  EXPECT_EQ(ascending.size(), 4u);
+  EXPECT_EQ(shuffled.size(), 4u);  // the repeated route counts once
+  for (const Lid slid : {Lid{1}, Lid{2}, Lid{9}})
+    for (const Lid dlid : {Lid{1}, Lid{2}, Lid{3}, Lid{7}})
+      EXPECT_EQ(ascending.sl(slid, dlid), shuffled.sl(slid, dlid)) << slid << " " << dlid;
+  EXPECT_EQ(ascending.sl(1, 7), 1);
+  EXPECT_EQ(ascending.sl(9, 3), 2);
+  EXPECT_EQ(ascending.sl(3, 9), 0);  // not listed: the default
+}
+
 TEST(SlFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_sl_file("/nonexistent/routes.sl"), InputError);
 }
