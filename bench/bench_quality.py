@@ -9,7 +9,11 @@ Writes a markdown table (and one results.csv per fabric) to --out.
   bench/bench_quality.py --sweep trees2 --runs 2000    # one family over sizes
 
 Each row ends with psssp's margin over the best other engine that configured
-its own tables (psssp minus best, in eBB).
+its own tables (psssp minus best, in eBB). With --more-seeds N, where that
+margin is negative, psssp's and that engine's tables (kept by compare-engines)
+are scored again on N more seeds of --runs bisections each, and the mean and
+range of the margin over all seeds are added: two routings that differ only
+in which destinations share a link differ by a few 0.01% on one seed.
 """
 
 import argparse
@@ -17,11 +21,15 @@ import csv
 import datetime
 import os
 import platform
+import re
+import statistics
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
+SIM = os.path.join(os.environ.get("PSSSP_BUILD", os.path.join(HERE, "..", "build")), "simulator",
+                   "psssp-sim")
 
 # The issue's reference fabrics (bisect eBB measured with OpenSM's engines).
 FABRICS = [
@@ -79,6 +87,8 @@ def main(argv):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", help="comma-separated fabric names")
     p.add_argument("--sweep", choices=sorted(SWEEPS), help="a family sweep instead of FABRICS")
+    p.add_argument("--more-seeds", type=int, default=0, metavar="N",
+                   help="where psssp is behind, score it and the best other on N more seeds")
     p.add_argument("--engines", default=ENGINES)
     p.add_argument("--psssp-options", default="")
     p.add_argument("--timeout", type=int, default=600)
@@ -92,15 +102,17 @@ def main(argv):
              "(see the fabric's results.md for the log line), `-` = failed or timed out." % (
                  args.runs, args.seed, datetime.date.today().isoformat(), platform.machine(),
                  os.cpu_count()), "",
-             "| fabric (hosts) | " + " | ".join(engines) + " | psssp - best other |",
-             "|---|" + "---|" * (len(engines) + 1)]
+             "| fabric (hosts) | " + " | ".join(engines) + " | psssp - best other |" +
+             (" over %d seeds: mean (range) |" % (args.more_seeds + 1) if args.more_seeds else ""),
+             "|---|" + "---|" * (len(engines) + 1 + (1 if args.more_seeds else 0))]
     for name, spec in chosen:
         out = os.path.join(args.out, name)
         print("== %s: %s" % (name, spec), file=sys.stderr, flush=True)
         subprocess.run([sys.executable, COMPARE, "--topology", spec, "--engines", args.engines,
                         "--runs", str(args.runs), "--seed", str(args.seed), "--out", out,
                         "--timeout", str(args.timeout), "--psssp-options", args.psssp_options,
-                        "--no-plot"], check=True, stdout=subprocess.DEVNULL)
+                        "--no-plot"] + (["--keep"] if args.more_seeds else []),
+                       check=True, stdout=subprocess.DEVNULL)
         with open(os.path.join(out, "results.csv")) as f:
             rows = {r["engine"]: r for r in csv.DictReader(f)}
         hosts = _hosts(out)
@@ -111,7 +123,10 @@ def main(argv):
                 cells.append("-")
             else:
                 cells.append("%.4f%s" % (float(r["ebb"]), "" if r["outcome"] == "configured" else "*"))
-        lines.append("| %s (%s) | %s | %s |" % (name, hosts, " | ".join(cells), _margin(rows)))
+        row = "| %s (%s) | %s | %s |" % (name, hosts, " | ".join(cells), _margin(rows))
+        if args.more_seeds:
+            row += " %s |" % _seeds_margin(out, rows, args)
+        lines.append(row)
     text = "\n".join(lines) + "\n"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "quality.md"), "w") as f:
@@ -123,12 +138,41 @@ def main(argv):
 def _margin(rows):
     """psssp's eBB minus the best other engine's that configured its own tables."""
     ps = rows.get("psssp")
+    best, engine = _best_other(rows)
+    if not ps or not ps.get("ebb") or best is None:
+        return "-"
+    return "%+.4f (%s)" % (float(ps["ebb"]) - best, engine)
+
+
+def _best_other(rows):
     others = [(float(r["ebb"]), e) for e, r in rows.items()
               if e != "psssp" and r.get("ebb") and r["outcome"] == "configured"]
-    if not ps or not ps.get("ebb") or not others:
+    return max(others) if others else (None, None)
+
+
+def _seeds_margin(out, rows, args):
+    """Mean and range of psssp's margin over the best other on args.seed and
+    the next --more-seeds seeds, from the tables compare-engines kept."""
+    ps = rows.get("psssp")
+    best, engine = _best_other(rows)
+    if not ps or not ps.get("ebb") or best is None:
         return "-"
-    best, engine = max(others)
-    return "%+.4f (%s)" % (float(ps["ebb"]) - best, engine)
+    margins = [float(ps["ebb"]) - best]
+    if margins[0] >= 0:
+        return "not behind"
+    work = os.path.join(out, "work")
+    mine, theirs = (os.path.join(work, "routes", e + ".fts") for e in ("psssp", engine))
+    for seed in range(args.seed + 1, args.seed + 1 + args.more_seeds):
+        text = subprocess.run([SIM, "score", os.path.join(work, "fabric.topo"), "--routes", mine,
+                               "--routes", theirs, "--runs", str(args.runs), "--seed", str(seed)],
+                              check=True, capture_output=True, text=True).stdout
+        ebb = {}
+        for path in (mine, theirs):
+            m = re.search(r"^%s\s+([0-9.]+)" % re.escape(os.path.basename(path)), text, re.M)
+            ebb[path] = float(m.group(1))
+        margins.append(ebb[mine] - ebb[theirs])
+    return "%+.4f (%+.4f .. %+.4f) vs %s" % (statistics.mean(margins), min(margins),
+                                             max(margins), engine)
 
 
 def _hosts(out):
