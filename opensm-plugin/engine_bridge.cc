@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -19,6 +20,8 @@
 #include "formats/guid_list.h"
 #include "formats/layer_table_io.h"
 #include "parallel/fault_injection.h"
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
 #include "plugin_options.h"
 #include "routing/incremental.h"
 #include "routing/min_hop_matrix.h"
@@ -316,6 +319,56 @@ int psssp_engine_copy_hops(psssp_engine_t* e, uint32_t node, uint8_t* hops, unsi
       throw psssp::FabricError("node " + std::to_string(node) + " is not a switch with " +
                                std::to_string(ports) + " ports");
     for (size_t c = 0; c < e->hops.target_count(); ++c) e->hops.entries(node, c, hops + c * ports);
+  });
+}
+
+namespace {
+
+// One switch's table (see psssp_engine_fill_hop_tables); `entries` is
+// scratch of t.ports bytes.
+void fill_hop_table(const psssp_engine* e, const psssp_hop_table& t, std::uint8_t* entries) {
+  for (size_t c = 0; c < e->hops.target_count(); ++c) {
+    const psssp::Lid lid = e->hops.target_lid(c);
+    if (!lid || lid > t.max_lid || lid >= t.num_rows) continue;
+    e->hops.entries(t.node, c, entries);
+    const std::uint8_t* begin = entries;
+    const std::uint8_t* end = entries + t.ports;
+    if (std::all_of(begin, end, [](std::uint8_t h) { return h == psssp::routing::kNoHops; }))
+      continue;  // osm_switch_set_hops would not be called: no row
+    std::uint8_t* row = t.rows[lid];
+    if (!row) {
+      row = static_cast<std::uint8_t*>(std::malloc(t.ports));  // OpenSM free()s it
+      if (!row) throw std::bad_alloc();
+      std::memset(row, psssp::routing::kNoHops, t.ports);
+      t.rows[lid] = row;
+    }
+    for (unsigned p = 0; p < t.ports; ++p) {
+      if (entries[p] == psssp::routing::kNoHops) continue;
+      row[p] = entries[p];
+      if (row[0] > entries[p]) row[0] = entries[p];
+    }
+  }
+}
+
+}  // namespace
+
+int psssp_engine_fill_hop_tables(psssp_engine_t* e, psssp_hop_table* tables, size_t count) {
+  return guarded(e, [&] {
+    if (!e->hops_built) throw std::logic_error("no hop matrix was built");
+    size_t widest = 1;
+    for (size_t i = 0; i < count; ++i) {
+      const psssp_hop_table& t = tables[i];
+      if (t.node >= e->fabric.node_count() || !e->fabric.node(t.node).is_switch() ||
+          e->fabric.node(t.node).ports.size() != t.ports)
+        throw psssp::FabricError("node " + std::to_string(t.node) + " is not a switch with " +
+                                 std::to_string(t.ports) + " ports");
+      widest = std::max<size_t>(widest, t.ports);
+    }
+    const unsigned workers = psssp::parallel::effective_threads(e->options.routing.threads);
+    std::vector<std::vector<std::uint8_t>> scratch(workers, std::vector<std::uint8_t>(widest));
+    psssp::parallel::parallel_for(count, workers, [&](size_t i, unsigned w) {
+      fill_hop_table(e, tables[i], scratch[w].data());
+    });
   });
 }
 
