@@ -79,6 +79,10 @@ int psssp_engine_route(psssp_engine_t *engine, unsigned data_vls, struct psssp_r
  * osm_ucast_mgr_build_lid_matrices builds with every hop weight 1. 0 on
  * success; negative with psssp_engine_error set. */
 int psssp_engine_build_hops(psssp_engine_t *engine);
+/* (switch, switch LID) rows of the hop tables the last psssp_engine_build_hops
+ * computed; the others are kept from the sweep before (nothing they depend
+ * on changed), ready for psssp_engine_fill_hop_tables. */
+size_t psssp_engine_hop_rows_computed(const psssp_engine_t *engine);
 /* The switch base LIDs the hop tables have entries for (the columns). */
 size_t psssp_engine_hop_lid_count(const psssp_engine_t *engine);
 uint16_t psssp_engine_hop_lid(const psssp_engine_t *engine, size_t column);
