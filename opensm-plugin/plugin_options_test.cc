@@ -240,5 +240,58 @@ TEST(EngineBridge, HopTablesWrittenInPlaceAsOpensmSetterWould) {
   psssp_engine_free(e);
 }
 
+// A ring of four switches, routed twice: all cables, then without s1-s2.
+// The second build recomputes only some rows and keeps the others, and every
+// switch's table written from them still equals the setter's result.
+TEST(EngineBridge, HopTablesAfterAFaultFromKeptRows) {
+  char err[256] = "";
+  psssp_engine_t* e = psssp_engine_new("lid_matrices=psssp threads=2", err, sizeof err);
+  ASSERT_NE(e, nullptr) << err;
+  const unsigned ports = 3, lids = 4;
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    SCOPED_TRACE(sweep);
+    psssp_engine_begin(e);
+    uint32_t sw[4];
+    for (unsigned i = 0; i < 4; ++i) {
+      sw[i] = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10 + i, "s", ports - 1);
+      ASSERT_EQ(psssp_engine_set_port(e, sw[i], 0, 0x10 + i, static_cast<uint16_t>(i + 1), 0, 4,
+                                      PSSSP_SPEED_QDR, 1),
+                0);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      if (sweep == 1 && i == 1) continue;  // the failed cable s1-s2
+      ASSERT_EQ(psssp_engine_connect(e, sw[i], 2, sw[(i + 1) % 4], 1), 0);
+    }
+    ASSERT_EQ(psssp_engine_build_hops(e), 0) << psssp_engine_error(e);
+    if (sweep == 0) {
+      EXPECT_EQ(psssp_engine_hop_rows_computed(e), 16u);
+    } else {
+      EXPECT_GT(psssp_engine_hop_rows_computed(e), 0u);
+      EXPECT_LT(psssp_engine_hop_rows_computed(e), 16u);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      uint8_t* got[lids + 1] = {};
+      uint8_t* want[lids + 1] = {};
+      uint8_t entries[4 * 3];
+      ASSERT_EQ(psssp_engine_copy_hops(e, sw[i], entries, ports), 0) << psssp_engine_error(e);
+      for (size_t col = 0; col < psssp_engine_hop_lid_count(e); ++col)
+        for (unsigned p = 0; p < ports; ++p)
+          if (entries[col * ports + p] != 0xFF)
+            set_hops_like_opensm(want, lids, ports, psssp_engine_hop_lid(e, col), p,
+                                 entries[col * ports + p]);
+      psssp_hop_table table = {sw[i], got, lids + 1, ports, lids};
+      ASSERT_EQ(psssp_engine_fill_hop_tables(e, &table, 1), 0) << psssp_engine_error(e);
+      for (unsigned lid = 0; lid <= lids; ++lid) {
+        ASSERT_EQ(got[lid] == nullptr, want[lid] == nullptr) << "switch " << i << " LID " << lid;
+        for (unsigned p = 0; got[lid] && p < ports; ++p)
+          EXPECT_EQ(got[lid][p], want[lid][p]) << "switch " << i << " LID " << lid << " port " << p;
+        std::free(got[lid]);
+        std::free(want[lid]);
+      }
+    }
+  }
+  psssp_engine_free(e);
+}
+
 }  // namespace
 }  // namespace psssp
