@@ -79,6 +79,10 @@ int psssp_engine_route(psssp_engine_t *engine, unsigned data_vls, struct psssp_r
  * osm_ucast_mgr_build_lid_matrices builds with every hop weight 1. 0 on
  * success; negative with psssp_engine_error set. */
 int psssp_engine_build_hops(psssp_engine_t *engine);
+/* (switch, switch LID) rows of the hop tables the last psssp_engine_build_hops
+ * computed; the others are kept from the sweep before (nothing they depend
+ * on changed), ready for psssp_engine_fill_hop_tables. */
+size_t psssp_engine_hop_rows_computed(const psssp_engine_t *engine);
 /* The switch base LIDs the hop tables have entries for (the columns). */
 size_t psssp_engine_hop_lid_count(const psssp_engine_t *engine);
 uint16_t psssp_engine_hop_lid(const psssp_engine_t *engine, size_t column);
@@ -87,6 +91,23 @@ uint16_t psssp_engine_hop_lid(const psssp_engine_t *engine, size_t column);
  * switch's own LID, hops 0). `ports` counts port 0 and must be the node's.
  * 0 on success; negative with psssp_engine_error set. */
 int psssp_engine_copy_hops(psssp_engine_t *engine, uint32_t node, uint8_t *hops, unsigned ports);
+/* One switch's hop table where OpenSM keeps it (osm_switch_t's hops,
+ * num_hops, num_ports and max_lid_ho), to be written in place. */
+struct psssp_hop_table {
+  uint32_t node;     /* the switch's snapshot index */
+  uint8_t **rows;    /* one row per LID: NULL, or num_ports bytes from malloc */
+  unsigned num_rows; /* entries of rows */
+  unsigned ports;    /* port 0 included; must be the node's */
+  unsigned max_lid;  /* rows above it are left alone, as osm_switch_set_hops does */
+};
+/* Writes psssp_engine_copy_hops's entries into every table with the effect
+ * of one osm_switch_set_hops(sw, lid, port, hops) per entry that is not
+ * 0xFF: a missing row is malloc'ed and filled with 0xFF first, and row[0]
+ * keeps the least hops written to the row. Switches are written in parallel
+ * (each touches only its own rows). 0 on success; negative with
+ * psssp_engine_error set (some rows may then be written or allocated). */
+int psssp_engine_fill_hop_tables(psssp_engine_t *engine, struct psssp_hop_table *tables,
+                                 size_t count);
 /* Whether the options leave the LID matrices to psssp (lid_matrices=psssp). */
 int psssp_engine_builds_lid_matrices(const psssp_engine_t *engine);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* Writing the engine's min-hop matrices into OpenSM's switches: the hop
- * tables (osm_switch_set_hops) that OpenSM's own min-hop step would build,
- * read by multicast routing and the opensm.fdbs / lid-matrix dumps. */
+ * tables (osm_switch_t.hops, as osm_switch_set_hops leaves them) that OpenSM's own min-hop step
+ * would build, read by multicast routing and the opensm.fdbs / lid-matrix dumps. */
 #ifndef PSSSP_LID_MATRICES_H
 #define PSSSP_LID_MATRICES_H
 

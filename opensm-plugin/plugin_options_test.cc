@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "engine_bridge.h"
@@ -166,6 +168,128 @@ TEST(EngineBridge, HopTablesOfASmallSnapshot) {
   EXPECT_EQ(psssp_engine_copy_hops(e, a, hops, 5), -1);
   EXPECT_NE(std::string(psssp_engine_error(e)).find("is not a switch with 5 ports"),
             std::string::npos);
+  psssp_engine_free(e);
+}
+
+// OpenSM 3.3.23's osm_switch_set_hops, as its source documents it: the
+// reference psssp_engine_fill_hop_tables must match byte for byte.
+void set_hops_like_opensm(uint8_t** rows, unsigned max_lid, unsigned ports, unsigned lid,
+                          unsigned port, uint8_t hops) {
+  if (!lid || lid > max_lid || port >= ports) return;
+  if (!rows[lid]) {
+    rows[lid] = static_cast<uint8_t*>(std::malloc(ports));
+    std::memset(rows[lid], 0xFF, ports);
+  }
+  rows[lid][port] = hops;
+  if (rows[lid][0] > hops) rows[lid][0] = hops;
+}
+
+// Switch a's table written in place equals one set_hops call per entry
+// copy_hops gives, whatever rows existed before (NULL, or left over with
+// larger hops in slot 0); a LID above max_lid is left alone.
+TEST(EngineBridge, HopTablesWrittenInPlaceAsOpensmSetterWould) {
+  char err[256] = "";
+  psssp_engine_t* e = psssp_engine_new("lid_matrices=psssp threads=2", err, sizeof err);
+  ASSERT_NE(e, nullptr) << err;
+  psssp_engine_begin(e);
+  const uint32_t a = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10, "a", 3);
+  const uint32_t b = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x11, "b", 3);
+  const uint32_t c = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x12, "c", 3);
+  ASSERT_EQ(psssp_engine_set_port(e, a, 0, 0x10, 1, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_set_port(e, b, 0, 0x11, 2, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_set_port(e, c, 0, 0x12, 3, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  ASSERT_EQ(psssp_engine_connect(e, a, 1, b, 1), 0);
+  ASSERT_EQ(psssp_engine_connect(e, b, 2, c, 1), 0);
+  ASSERT_EQ(psssp_engine_connect(e, a, 2, c, 2), 0);
+  ASSERT_EQ(psssp_engine_build_hops(e), 0) << psssp_engine_error(e);
+
+  const unsigned ports = 4, lids = 3, max_lid = 2;  // LID 3 is above this switch's top
+  uint8_t* got[lids + 1] = {};
+  uint8_t* want[lids + 1] = {};
+  for (uint8_t** rows : {got, want}) {  // a stale row whose slot 0 is too large
+    rows[2] = static_cast<uint8_t*>(std::malloc(ports));
+    std::memset(rows[2], 7, ports);
+  }
+  uint8_t entries[3 * 4];
+  ASSERT_EQ(psssp_engine_copy_hops(e, a, entries, ports), 0) << psssp_engine_error(e);
+  for (size_t col = 0; col < psssp_engine_hop_lid_count(e); ++col)
+    for (unsigned p = 0; p < ports; ++p)
+      if (entries[col * ports + p] != 0xFF)
+        set_hops_like_opensm(want, max_lid, ports, psssp_engine_hop_lid(e, col), p,
+                             entries[col * ports + p]);
+  psssp_hop_table table = {a, got, lids + 1, ports, max_lid};
+  ASSERT_EQ(psssp_engine_fill_hop_tables(e, &table, 1), 0) << psssp_engine_error(e);
+  for (unsigned lid = 0; lid <= lids; ++lid) {
+    ASSERT_EQ(got[lid] == nullptr, want[lid] == nullptr) << "LID " << lid;
+    for (unsigned p = 0; got[lid] && p < ports; ++p)
+      EXPECT_EQ(got[lid][p], want[lid][p]) << "LID " << lid << " port " << p;
+  }
+  ASSERT_NE(got[1], nullptr);
+  EXPECT_EQ(got[1][0], 0);     // its own LID
+  EXPECT_EQ(got[2][0], 1);     // b is one hop away: the stale 7 is lowered
+  EXPECT_EQ(got[3], nullptr);  // above max_lid
+  for (unsigned lid = 0; lid <= lids; ++lid) {
+    std::free(got[lid]);
+    std::free(want[lid]);
+  }
+
+  psssp_hop_table wrong = {a, got, lids + 1, ports + 1, max_lid};
+  EXPECT_EQ(psssp_engine_fill_hop_tables(e, &wrong, 1), -1);
+  EXPECT_NE(std::string(psssp_engine_error(e)).find("is not a switch with 5 ports"),
+            std::string::npos);
+  psssp_engine_free(e);
+}
+
+// A ring of four switches, routed twice: all cables, then without s1-s2.
+// The second build recomputes only some rows and keeps the others, and every
+// switch's table written from them still equals the setter's result.
+TEST(EngineBridge, HopTablesAfterAFaultFromKeptRows) {
+  char err[256] = "";
+  psssp_engine_t* e = psssp_engine_new("lid_matrices=psssp threads=2", err, sizeof err);
+  ASSERT_NE(e, nullptr) << err;
+  const unsigned ports = 3, lids = 4;
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    SCOPED_TRACE(sweep);
+    psssp_engine_begin(e);
+    uint32_t sw[4];
+    for (unsigned i = 0; i < 4; ++i) {
+      sw[i] = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10 + i, "s", ports - 1);
+      ASSERT_EQ(psssp_engine_set_port(e, sw[i], 0, 0x10 + i, static_cast<uint16_t>(i + 1), 0, 4,
+                                      PSSSP_SPEED_QDR, 1),
+                0);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      if (sweep == 1 && i == 1) continue;  // the failed cable s1-s2
+      ASSERT_EQ(psssp_engine_connect(e, sw[i], 2, sw[(i + 1) % 4], 1), 0);
+    }
+    ASSERT_EQ(psssp_engine_build_hops(e), 0) << psssp_engine_error(e);
+    if (sweep == 0) {
+      EXPECT_EQ(psssp_engine_hop_rows_computed(e), 16u);
+    } else {
+      EXPECT_GT(psssp_engine_hop_rows_computed(e), 0u);
+      EXPECT_LT(psssp_engine_hop_rows_computed(e), 16u);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      uint8_t* got[lids + 1] = {};
+      uint8_t* want[lids + 1] = {};
+      uint8_t entries[4 * 3];
+      ASSERT_EQ(psssp_engine_copy_hops(e, sw[i], entries, ports), 0) << psssp_engine_error(e);
+      for (size_t col = 0; col < psssp_engine_hop_lid_count(e); ++col)
+        for (unsigned p = 0; p < ports; ++p)
+          if (entries[col * ports + p] != 0xFF)
+            set_hops_like_opensm(want, lids, ports, psssp_engine_hop_lid(e, col), p,
+                                 entries[col * ports + p]);
+      psssp_hop_table table = {sw[i], got, lids + 1, ports, lids};
+      ASSERT_EQ(psssp_engine_fill_hop_tables(e, &table, 1), 0) << psssp_engine_error(e);
+      for (unsigned lid = 0; lid <= lids; ++lid) {
+        ASSERT_EQ(got[lid] == nullptr, want[lid] == nullptr) << "switch " << i << " LID " << lid;
+        for (unsigned p = 0; got[lid] && p < ports; ++p)
+          EXPECT_EQ(got[lid][p], want[lid][p]) << "switch " << i << " LID " << lid << " port " << p;
+        std::free(got[lid]);
+        std::free(want[lid]);
+      }
+    }
+  }
   psssp_engine_free(e);
 }
 

@@ -105,9 +105,10 @@ static int build_lid_matrices(void *context) {
   }
   OSM_LOG(log, OSM_LOG_INFO,
           "psssp: LID matrices for %zu switch LIDs built in %.3f s (snapshot %.3f s, "
-          "BFS %.3f s, setting hops %.3f s)\n",
+          "BFS and %zu changed rows %.3f s, setting hops %.3f s)\n",
           psssp_engine_hop_lid_count(plugin->engine), seconds_now() - start, snapshot - start,
-          computed - snapshot, seconds_now() - computed);
+          psssp_engine_hop_rows_computed(plugin->engine), computed - snapshot,
+          seconds_now() - computed);
   return 0;
 }
 

@@ -24,11 +24,13 @@ MinHopMatrix::MinHopMatrix(const Fabric& fabric, unsigned threads) {
   }
   stride_ = static_cast<std::size_t>(widest) + 1;
   num_ports_.resize(switch_count_);
+  guid_.resize(switch_count_);
   links_.assign(switch_count_ * stride_, Link{});
   target_of_.assign(switch_count_, kNone);
   for (std::uint32_t s = 0; s < switch_count_; ++s) {
     const Node& node = fabric.node(switches[s]);
     num_ports_[s] = node.num_ports();
+    guid_[s] = node.guid;
     for (PortNum p = 1; p <= node.num_ports(); ++p) {
       const Port& port = node.ports[p];
       if (!port.connected()) continue;
@@ -75,6 +77,35 @@ MinHopMatrix::MinHopMatrix(const Fabric& fabric, unsigned threads) {
       }
     }
   });
+}
+
+std::vector<std::uint8_t> MinHopMatrix::changed_entries(const MinHopMatrix& before) const {
+  const std::size_t n = switch_count_;
+  const std::size_t targets = target_lid_.size();
+  if (before.guid_ != guid_ || before.num_ports_ != num_ports_ || before.stride_ != stride_ ||
+      before.target_lid_ != target_lid_ || before.target_sw_ != target_sw_)
+    return std::vector<std::uint8_t>(targets * n, 1);
+  std::vector<std::uint8_t> changed(targets * n, 0);
+  // entries(s, t) reads s's cables and least(r, t) of each switch r they reach.
+  std::vector<std::vector<std::uint32_t>> readers(n);  // r -> the switches cabled to r
+  for (std::uint32_t s = 0; s < n; ++s) {
+    bool cables_changed = false;
+    for (std::size_t p = 1; p <= num_ports_[s]; ++p) {
+      const Link& l = links(s)[p];
+      cables_changed = cables_changed || l != before.links(s)[p];
+      if (l.remote != kNone) readers[l.remote].push_back(s);
+    }
+    if (cables_changed)
+      for (std::size_t t = 0; t < targets; ++t) changed[t * n + s] = 1;
+  }
+  for (std::size_t t = 0; t < targets; ++t) {
+    const std::uint8_t* now = &least_[t * n];
+    const std::uint8_t* then = &before.least_[t * n];
+    for (std::uint32_t r = 0; r < n; ++r)
+      if (now[r] != then[r])
+        for (std::uint32_t s : readers[r]) changed[t * n + s] = 1;
+  }
+  return changed;
 }
 
 std::uint32_t MinHopMatrix::dense(NodeId sw) const {

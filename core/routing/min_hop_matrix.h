@@ -3,7 +3,8 @@
 // switch (osm_ucast_mgr_build_lid_matrices in OpenSM 3.3.23, every hop
 // weight 1), computed by one BFS per switch LID instead of OpenSM's repeated
 // relaxation over all switch pairs. Multicast routing and OpenSM's dumps read
-// these tables; the plugin writes them with osm_switch_set_hops.
+// these tables; the plugin writes them into OpenSM's switches in place, with
+// the effect of osm_switch_set_hops per entry (psssp_engine_fill_hop_tables).
 //
 // What OpenSM's tables hold, and so what this holds:
 //  - columns are the base LIDs of switches only (port 0's LID); CA and router
@@ -43,6 +44,19 @@ class MinHopMatrix {
   Lid target_lid(std::size_t t) const { return target_lid_[t]; }
   const std::vector<Lid>& target_lids() const { return target_lid_; }
 
+  // Switches in fabric switch order; switch_index(sw) is sw's position
+  // there (throws FabricError if sw is not a switch of the matrix's fabric).
+  std::size_t switch_count() const { return switch_count_; }
+  std::uint32_t switch_index(NodeId sw) const { return dense(sw); }
+
+  // Which entries() can differ from those of `before` (a matrix of an
+  // earlier snapshot): changed[t * switch_count() + s] is 1 for target t at
+  // switch index s. Everything counts as changed unless both have the same
+  // switches (GUIDs, port counts) in the same order and the same targets;
+  // otherwise only the entries of switches whose cables changed, and those
+  // of switches cabled to a switch whose least hops to t changed.
+  std::vector<std::uint8_t> changed_entries(const MinHopMatrix& before) const;
+
   // least(sw, target t), kNoHops if sw does not reach it.
   std::uint8_t least_hops(NodeId sw, std::size_t t) const;
   // The entries OpenSM sets for (sw, target t), one per port 0..num_ports of
@@ -55,6 +69,7 @@ class MinHopMatrix {
   struct Link {
     std::uint32_t remote = kNone;  // dense switch index, kNone if no other switch
     bool healthy = false;
+    bool operator!=(const Link& o) const { return remote != o.remote || healthy != o.healthy; }
   };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
@@ -64,6 +79,7 @@ class MinHopMatrix {
   std::uint32_t switch_count_ = 0;
   std::size_t stride_ = 0;                // ports per switch row, port 0 included
   std::vector<std::uint32_t> dense_of_;   // NodeId -> dense switch index or kNone
+  std::vector<Guid> guid_;                // per dense switch
   std::vector<PortNum> num_ports_;        // per dense switch
   std::vector<Link> links_;               // [s * stride_ + port]
   std::vector<std::uint32_t> target_of_;  // dense switch -> target index or kNone

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <utility>
 
 #include "routing_test_support.h"
 
@@ -211,6 +213,78 @@ TEST(MinHopMatrix, UnhealthyCableOnlyAsTheLastHop) {
   EXPECT_EQ(m.least_hops(1, column(3)), kNoHops);
   EXPECT_EQ(m.least_hops(0, column(3)), kNoHops);
   expect_same_as_reference(f, 1);
+}
+
+// Every entry that differs between `before` and `after` is among those
+// after.changed_entries(before) names; returns how many it names.
+std::size_t expect_changes_named(const Fabric& before, const Fabric& after) {
+  const MinHopMatrix a(before, 1), b(after, 2);
+  const std::vector<std::uint8_t> changed = b.changed_entries(a);
+  const std::size_t n = b.switch_count();
+  EXPECT_EQ(changed.size(), n * b.target_count());
+  std::vector<std::uint8_t> was(64), now(64);
+  for (NodeId sw : after.switches()) {
+    const std::uint32_t s = b.switch_index(sw);
+    for (std::size_t t = 0; t < b.target_count(); ++t) {
+      a.entries(sw, t, was.data());
+      b.entries(sw, t, now.data());
+      const std::size_t ports = after.node(sw).ports.size();
+      if (!std::equal(was.begin(), was.begin() + ports, now.begin())) {
+        EXPECT_EQ(changed[t * n + s], 1) << "switch " << sw << " target " << t;
+      }
+    }
+  }
+  return static_cast<std::size_t>(std::count(changed.begin(), changed.end(), 1));
+}
+
+// A switch-to-switch cable of `f` chosen by `pick`, both ends.
+std::pair<PortRef, PortRef> switch_cable(const Fabric& f, std::size_t pick) {
+  std::vector<std::pair<PortRef, PortRef>> cables;
+  for (NodeId sw : f.switches())
+    for (PortNum p = 1; p <= f.node(sw).num_ports(); ++p) {
+      const Port& port = f.node(sw).ports[p];
+      if (port.connected() && port.remote.node > sw && f.node(port.remote.node).is_switch())
+        cables.push_back({PortRef{sw, p}, port.remote});
+    }
+  return cables.at(pick % cables.size());
+}
+
+TEST(MinHopMatrix, ChangedEntriesAfterAFaultAreFewAndComplete) {
+  testing::KaryNtree t = testing::make_kary_ntree(4, 3);
+  Fabric faulty = t.fabric;
+  const auto cable = switch_cable(faulty, 17);
+  faulty.port(cable.first).healthy = faulty.port(cable.second).healthy = false;
+  const std::size_t all =
+      MinHopMatrix(t.fabric, 1).switch_count() * MinHopMatrix(t.fabric, 1).target_count();
+  EXPECT_EQ(expect_changes_named(t.fabric, t.fabric), 0u);  // nothing changed, nothing named
+  const std::size_t down = expect_changes_named(t.fabric, faulty);
+  const std::size_t up = expect_changes_named(faulty, t.fabric);
+  EXPECT_GT(down, 0u);
+  EXPECT_LT(down, all / 4) << "a single fault should leave most rows as they were";
+  EXPECT_EQ(up, down);
+}
+
+TEST(MinHopMatrix, ChangedEntriesOnRandomFabrics) {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(seed);
+    const Fabric f = random_fabric(seed);
+    Fabric g = f;
+    const auto cable = switch_cable(g, seed);
+    g.port(cable.first).healthy = !g.port(cable.first).healthy;
+    g.port(cable.second).healthy = !g.port(cable.second).healthy;
+    expect_changes_named(f, g);
+    expect_changes_named(f, random_fabric(seed + 100));  // unrelated cabling, same switches
+  }
+}
+
+TEST(MinHopMatrix, EverythingChangedWhenSwitchesDiffer) {
+  const Fabric f = random_fabric(1);
+  Fabric g = f;
+  g.node(g.switches()[2]).guid ^= 0x100;  // another switch in that place
+  const MinHopMatrix a(f, 1), b(g, 1);
+  const std::vector<std::uint8_t> changed = b.changed_entries(a);
+  EXPECT_EQ(std::count(changed.begin(), changed.end(), 1),
+            static_cast<std::ptrdiff_t>(changed.size()));
 }
 
 TEST(MinHopMatrix, RejectsNonSwitches) {

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Fault recovery time inside the real OpenSM on ibsim: how long after a
+switch-to-switch cable goes down the switches hold new tables, for psssp and
+OpenSM's own engines, on the same fabric and the same cables in the same run.
+
+For every engine: a fresh ibsim (with its console) and a resident OpenSM
+route the fabric; then, for each of --cables cables (a seeded choice, the
+same for every engine), the cable is unlinked through ibsim's console and
+three times are read from OpenSM's log (flags 0x03, and 0x07 for
+osm_ucast_mgr.c and osm_state_mgr.c through per_module_logging_file; time
+stamps in microseconds), counted from the moment the unlink was written to the console:
+
+  configured  OpenSM logs "<engine> tables configured on all switches": the
+              routing is done and the changed LFT blocks are queued;
+  acked       OpenSM logs "SWITCHES CONFIGURED FOR UNICAST", which it does
+              only once every LFT block it sent has been answered (it waits
+              for all pending MADs first; with -Q, as dfsssp runs, the QoS
+              setup's MADs are included);
+  routing     the routing window of that re-sweep: "building routing with"
+              to "tables configured".
+
+The cable is then relinked and the fabric left to settle before the next one.
+Medians over the cables, and ratios psssp / engine, are printed.
+
+  bench/bench_recovery.py                                  # 16-ary 3-tree
+  bench/bench_recovery.py --topology "kary-ntree --k 4 --n 3" --engines psssp,minhop --cables 1
+"""
+
+import argparse
+import os
+import random
+import re
+import shlex
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+
+from bench_churn import switch_cables  # noqa: E402
+from ibsim_session import IBSIM_LIMITS, IbsimFabric, SessionError  # noqa: E402
+from opensm_engines import EngineSetup  # noqa: E402
+from opensm_log import LOG_TIME, ROUTING_STARTS, parse_log  # noqa: E402
+from psssp_tools import binary, run  # noqa: E402
+
+CONFIGURED = re.compile(r"(\S+) tables configured on all switches")
+ACKED = "SWITCHES CONFIGURED FOR UNICAST"
+SUBNET_UP = "SUBNET UP"
+
+
+def stamp(line, year):
+    """Seconds since the epoch of an OpenSM log line (local time), or None."""
+    m = LOG_TIME.match(line)
+    if not m:
+        return None
+    t = datetime.strptime("%d %s" % (year, m.group(1)), "%Y %b %d %H:%M:%S")
+    return t.timestamp() + int(m.group(2)) / 1e6
+
+
+def log_size(sm):
+    return os.path.getsize(sm.run.log_path) if os.path.exists(sm.run.log_path) else 0
+
+
+def log_since(sm, offset):
+    if not os.path.exists(sm.run.log_path):
+        return ""
+    with open(sm.run.log_path, errors="replace") as f:
+        f.seek(offset)
+        return f.read()
+
+
+def sweep_times(text, start, year):
+    """(configured, acked, routing window, engine) of the first re-sweep in
+    `text` (log written after the unlink at wall time `start`); None where a
+    line is missing."""
+    routing_start = configured = acked = window = None
+    engine = last = None
+    for line in text.splitlines():
+        # A message box's text follows its time-stamped first line.
+        last = stamp(line, year) or last
+        if routing_start is None and ROUTING_STARTS in line:
+            routing_start = stamp(line, year)
+        elif configured is None and CONFIGURED.search(line):
+            t = stamp(line, year)
+            engine = CONFIGURED.search(line).group(1)
+            configured = t - start
+            if routing_start is not None:
+                window = t - routing_start
+        elif configured is not None and ACKED in line:
+            acked = last - start
+            break
+    return configured, acked, window, engine
+
+
+def wait_for(sm, offset, needle, timeout):
+    """Waits until `needle` appears in the log after byte `offset`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if needle in log_since(sm, offset):
+            return True
+        if sm.proc.poll() is not None:
+            raise SessionError("opensm exited (status %d); log %s" % (sm.proc.returncode,
+                                                                     sm.run.log_path))
+        time.sleep(0.05)
+    return False
+
+
+def settle(sm, offset, timeout, quiet=2.0):
+    """Waits for the re-sweep started after `offset` to end (SUBNET UP), and then
+    until the log stays free of new routings for `quiet` seconds."""
+    if not wait_for(sm, offset, SUBNET_UP, timeout):
+        raise SessionError("no SUBNET UP within %ds after a cable change; log %s" % (
+            timeout, sm.run.log_path))
+    while True:
+        mark = log_size(sm)
+        time.sleep(quiet)
+        if ROUTING_STARTS not in log_since(sm, mark):
+            return
+        wait_for(sm, mark, SUBNET_UP, timeout)
+
+
+def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
+    """(seconds to subnet up, routing window of that first sweep, [(cable,
+    configured, acked, window, engine that configured, tables check or None)])
+    for one engine."""
+    setup = EngineSetup(engine if plugin_dir is None else "psssp")
+    env = dict(setup.env)
+    if plugin_dir is not None:
+        env["LD_LIBRARY_PATH"] = plugin_dir
+    rows = []
+    extra = shlex.split(args.ibsim_args)
+    os.makedirs(workdir, exist_ok=True)
+    # Global log level ERROR + INFO; VERBOSE only where the lines timed here
+    # come from: VERBOSE everywhere logs ~300k discovery lines per sweep at
+    # 4096 hosts and slows every sweep down.
+    modules = os.path.join(workdir, "per-module-logging.conf")
+    with open(modules, "w") as f:
+        f.write("osm_ucast_mgr.c 0x07\nosm_state_mgr.c 0x07\n")
+    conf = (setup.conf or "") + "per_module_logging_file %s\n" % modules
+    fabric = IbsimFabric(net, workdir, console=True, extra_args=extra)
+    fabric.start(timeout=args.timeout)  # loading 32768 hosts takes ibsim minutes
+    try:
+        sm = fabric.start_opensm(args=setup.args + ["-D", "0x03"], conf=conf, env_extra=env)
+        t0 = time.monotonic()
+        if not wait_for(sm, 0, SUBNET_UP, args.timeout):
+            raise SessionError("%s: subnet not up within %ds" % (engine, args.timeout))
+        up = time.monotonic() - t0
+        settle(sm, 0, args.timeout)
+        first_window = parse_log(log_since(sm, 0)).routing_seconds  # the full routing
+        year = datetime.now().year
+        for cable in cables:
+            sw, port = cable[0], cable[1]
+            offset = log_size(sm)
+            start = time.time()
+            fabric.console('Unlink "%s"[%d]' % (sw, port))
+            if not wait_for(sm, offset, ACKED, args.timeout):
+                raise SessionError("%s: no re-sweep within %ds of unlinking %s[%d]; log %s" % (
+                    engine, args.timeout, sw, port, sm.run.log_path))
+            configured, acked, window, used = sweep_times(log_since(sm, offset), start, year)
+            settle(sm, offset, args.timeout)
+            check = tables_check(fabric, workdir) if args.check else None
+            rows.append(("%s[%d]" % (sw, port), configured, acked, window, used, check))
+            offset = log_size(sm)
+            fabric.console('ReLink "%s"[%d]' % (sw, port))
+            wait_for(sm, offset, ROUTING_STARTS, args.timeout)
+            settle(sm, offset, args.timeout)
+    finally:
+        fabric.stop()
+    return up, first_window, rows
+
+
+def tables_check(fabric, workdir):
+    """psssp-sim check of the switches' tables (dump_fts) on the fabric as
+    ibnetdiscover sees it now: True when every connected pair is delivered,
+    which also means no route uses the dead cable (it is not in the fabric)."""
+    topo = os.path.join(workdir, "after-fault.topo")
+    fts = os.path.join(workdir, "after-fault.fts")
+    with open(topo, "w") as f:
+        f.write(fabric.ibnetdiscover())
+    with open(fts, "w") as f:
+        f.write(fabric.dump_fts())
+    return run([binary("psssp-sim"), "check", topo, "--routes", fts], check=False).returncode == 0
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def fmt(v, digits=3):
+    return "-" if v is None else "%.*f" % (digits, v)
+
+
+def main():
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--topology", default="kary-ntree --k 16 --n 3")
+    p.add_argument("--engines", default="psssp,minhop,ftree,sssp,dfsssp")
+    p.add_argument("--cables", type=int, default=3, help="cables to fail, one at a time")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--timeout", type=int, default=900, help="seconds per wait")
+    p.add_argument("--ibsim-args", default="",
+                   help="extra ibsim arguments, e.g. '-N 40000 -S 2000 -P 400000' "
+                   "(later -N/-S/-P override the defaults %s)" % " ".join(IBSIM_LIMITS))
+    p.add_argument("--baseline-plugin", metavar="DIR",
+                   help="also run psssp from the libpsssp.so in DIR, as engine 'psssp-base'")
+    p.add_argument("--check", action="store_true",
+                   help="after each recovery, check the switches' tables deliver every "
+                   "connected pair on the fabric without the cable (dump_fts, psssp-sim check; "
+                   "slow on large fabrics)")
+    p.add_argument("--workdir", help="keep logs here (default: a new temporary directory)")
+    args = p.parse_args()
+    engines = [e for e in args.engines.split(",") if e]
+    if args.baseline_plugin:
+        engines.append("psssp-base")
+    work = args.workdir or tempfile.mkdtemp(prefix="psssp-recovery-")
+    os.makedirs(work, exist_ok=True)
+    net = os.path.join(work, "fabric.net")
+    run([binary("psssp-topo")] + shlex.split(args.topology) + ["-o", net])
+    all_cables = switch_cables(net)
+    cables = random.Random(args.seed).sample(all_cables, min(args.cables, len(all_cables)))
+    print("fabric: %s (%d switch cables); cables failed one at a time: %s; logs in %s" % (
+        args.topology, len(all_cables), ", ".join("%s[%d]" % c[:2] for c in cables), work),
+        flush=True)
+    results = {}
+    failed = 0
+    for engine in engines:
+        wd = os.path.join(work, engine)
+        plugin = os.path.abspath(args.baseline_plugin) if engine == "psssp-base" else None
+        try:
+            up, first, rows = measure_engine(args, net, engine, cables, wd, plugin)
+        except SessionError as e:  # e.g. a time-out at a size the engine cannot handle
+            print("  %-10s gave no result: %s" % (engine, e), flush=True)
+            results[engine] = (None, None, [])
+            continue
+        results[engine] = (up, first, rows)
+        for cable, configured, acked, window, used, check in rows:
+            print("  %-10s %-24s configured %s s, acked %s s, routing window %s s%s%s" % (
+                engine, cable, fmt(configured), fmt(acked), fmt(window),
+                "" if used in (None, engine.split("-")[0]) else " (tables by %s)" % used,
+                "" if check is None else "; tables check %s" % ("ok" if check else "FAILED")),
+                flush=True)
+            failed += check is False or configured is None
+    print("\n| engine | subnet up s | first routing window s | recovery to tables configured s "
+          "| to last LFT acked s | re-sweep routing window s |")
+    print("|---|---|---|---|---|---|")
+    med = {}
+    for engine, (up, first, rows) in results.items():
+        med[engine] = tuple(median([r[i] for r in rows]) for i in (1, 2, 3))
+        print("| %s | %s | %s | %s | %s | %s |" % (engine, fmt(up, 1), fmt(first),
+                                                  *(fmt(v) for v in med[engine])))
+    if "psssp" in med:
+        print("\nratios psssp / engine (medians, same run; < 1 means psssp is faster):")
+        print("| engine | configured | acked | re-sweep routing window |")
+        print("|---|---|---|---|")
+        for engine, values in med.items():
+            if engine == "psssp":
+                continue
+            print("| %s | %s |" % (engine, " | ".join(
+                fmt(a / b, 2) if a is not None and b else "-"
+                for a, b in zip(med["psssp"], values))))
+    if failed:
+        print("\n%d recoveries without tables or with tables that fail the check" % failed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
