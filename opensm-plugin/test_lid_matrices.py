@@ -150,8 +150,10 @@ def join(fabric, host):
 
     sm_lid = re.search(r"sm lid (\d+)", tool("sminfo")).group(1)
     gid = re.search(r"GID (\S+)", tool("ibaddr")).group(1)
-    proc = subprocess.run([sys.executable, JOIN, "--sm-lid", sm_lid, "--port-gid", gid],
-                          env=env, capture_output=True, text=True, timeout=60)
+    # A busy SM (a loaded machine) can take seconds to answer.
+    proc = subprocess.run([sys.executable, JOIN, "--sm-lid", sm_lid, "--port-gid", gid,
+                           "--timeout-ms", "15000"],
+                          env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "MLID 0xc000" in proc.stdout, proc.stdout + proc.stderr
 
 
