@@ -23,8 +23,9 @@ stamps in microseconds), counted from the moment the unlink was written to the c
 The cable is then relinked and the fabric left to settle before the next one.
 Medians over the cables, and ratios psssp / engine, are printed.
 
-  bench/bench_recovery.py                                  # 16-ary 3-tree
-  bench/bench_recovery.py --topology "kary-ntree --k 4 --n 3" --engines psssp,minhop --cables 1
+  PYTHONPATH=scripts bench/bench_recovery.py               # 16-ary 3-tree
+  PYTHONPATH=scripts bench/bench_recovery.py --topology "kary-ntree --k 4 --n 3" \
+      --engines psssp,minhop --cables 1
 """
 
 import argparse
@@ -39,15 +40,15 @@ import tempfile
 import time
 from datetime import datetime
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+try:  # scripts/ on PYTHONPATH (see above)
+    from ibsim_session import IBSIM_LIMITS, IbsimFabric, SessionError
+    from opensm_engines import EngineSetup
+    from opensm_log import CONFIGURED, LOG_TIME, ROUTING_STARTS, parse_log
+    from psssp_tools import binary, run
+except ImportError as e:
+    sys.exit("bench_recovery.py: %s; run it as PYTHONPATH=scripts bench/bench_recovery.py" % e)
 
-from bench_churn import switch_cables  # noqa: E402
-from ibsim_session import IBSIM_LIMITS, IbsimFabric, SessionError  # noqa: E402
-from opensm_engines import EngineSetup  # noqa: E402
-from opensm_log import LOG_TIME, ROUTING_STARTS, parse_log  # noqa: E402
-from psssp_tools import binary, run  # noqa: E402
-
-CONFIGURED = re.compile(r"(\S+) tables configured on all switches")
+from bench_churn import switch_cables
 ACKED = "SWITCHES CONFIGURED FOR UNICAST"
 SUBNET_UP = "SUBNET UP"
 

@@ -15,7 +15,7 @@ BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
 
 
 def test_recovery_is_timed_and_tables_avoid_the_dead_cable(tmp_path):
-    env = dict(os.environ)
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCH), "..", "scripts"))
     if build_dir():
         env["PSSSP_BUILD"] = build_dir()
     proc = subprocess.run(
