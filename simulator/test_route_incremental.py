@@ -67,7 +67,8 @@ def test_previous_moves_few_entries_and_reference_restores(tmp_path):
                if (g, p) in ((names["agg-5"], 9), (names[remote], int(remote_port))))
     changed = sum(1 for k, p in after.items() if before.get(k) != p)
     assert 0 < used <= changed <= 2 * used, (used, changed)
-    assert changed == report["repaired"] + report["rebalanced"]
+    # An entry repaired and then moved again (shortcut, rebalancing) counts twice.
+    assert report["repaired"] <= changed <= report["repaired"] + report["rebalanced"], report
 
     back = tmp_path / "back.lfts"
     run([binary("psssp-sim"), "route", net, "--previous", inc, "--reference", full, "-o", back])

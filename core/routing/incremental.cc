@@ -43,6 +43,8 @@ class IncrementalRouter {
         child_(graph_.vertex_count, kNone),
         sibling_(graph_.vertex_count, kNone),
         mark_(graph_.vertex_count, 0),
+        position_(graph_.vertex_count, 0),
+        flow_(graph_.vertex_count, 0.0),
         threads_(parallel::effective_threads(options.threads)) {}
 
   // False (with `reason`) when the fabric needs a full routing.
@@ -50,6 +52,7 @@ class IncrementalRouter {
 
  private:
   static constexpr Vertex kNone = 0xFFFFFFFFu;
+  static constexpr double kShortcutSwitches = 4.0;
   // A repair candidate: the bad switch u may hop over e to a good switch,
   // giving a path of `length` hops and `cost`; smallest first.
   struct Candidate {
@@ -98,8 +101,10 @@ class IncrementalRouter {
   // towards d differ (they meet at the latest at the root and coincide from
   // there); `extra` is added per edge of the path via `b`.
   void path_costs(const Destination& d, EdgeId a, EdgeId b, double extra, double& cost_a,
-                  double& cost_b);
-  bool try_move(const Destination& d, Vertex u, EdgeId alt);
+                  double& cost_b, double* max_a = nullptr, double* max_b = nullptr);
+  // Moves d's entry at u onto alt if that is cheaper: by the summed cost,
+  // or with `bottleneck` by the busiest link of the differing parts.
+  bool try_move(const Destination& d, Vertex u, EdgeId alt, bool bottleneck = false);
   // Sets d's root entry, kNoPath where d cannot be reached, the reference
   // entries where their hop is live, then walks the column; restored entries
   // whose path does not deliver go back to what they were. Leaves `walk` run.
@@ -113,7 +118,20 @@ class IncrementalRouter {
   // The walk's bad switches hop to good ones; tree_ is the whole tree after.
   void repair(const Destination& d);
   void attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue& failures, CandidateQueue& others);
+  void find_shortcuts(const Destination& d, std::size_t first);
+  // Makes the `budget` shortcuts with the largest gain; returns how many.
+  std::size_t shortcuts(std::size_t budget);
+  struct Shortcut {
+    double gain;
+    std::uint32_t dest;
+    Vertex x;
+    EdgeId e;
+  };
   std::size_t rebalance(std::size_t budget);
+  // Moves routes off the busiest links at their own switch or one hop
+  // before it; at most `budget` moves.
+  std::size_t relieve(std::size_t budget);
+  bool relieve_edge(EdgeId e);
 
   const Fabric& fabric_;
   const ForwardingTables& previous_;
@@ -135,6 +153,9 @@ class IncrementalRouter {
   std::vector<Vertex> child_;            // per vertex: first bad switch hopping to it (repair)
   std::vector<Vertex> sibling_;          // per bad switch: the next one with the same hop
   std::vector<std::uint32_t> mark_;      // per vertex: path_costs' stamp
+  std::vector<std::size_t> position_;    // per vertex: place in tree_.order (shortcut)
+  std::vector<double> flow_;             // per vertex: routes through it (find_shortcuts)
+  std::vector<Shortcut> shortcuts_;
   std::uint32_t stamp_ = 0;
   std::vector<Vertex> propagate_;      // repair scratch
   std::vector<Vertex> parents_;        // repair scratch: the vertices with a child_
@@ -327,6 +348,78 @@ void IncrementalRouter::repair(const Destination& d) {
     // Connected to the root, so never left bad; kNoPath would be the safe side.
     if (w.state[b] != DeliveryWalk::kGood) col[b] = kNoPath;
   }
+  find_shortcuts(d, w.order.size());
+}
+
+// The switches that kept their entry may now run through a repaired detour:
+// a good neighbour with a shorter path (one before the switch in tree order,
+// so it is not behind it) would take the switch's routes off the detour.
+// Recorded here with their gain (hops saved times the routes through the
+// switch); shortcuts() makes the best ones. Any subset keeps the tree
+// order, so never a loop.
+void IncrementalRouter::find_shortcuts(const Destination& d, std::size_t first) {
+  DeliveryWalk& w = walk_;
+  const double* weight = loads_.weights();
+  for (std::size_t i = 0; i < tree_.order.size(); ++i) position_[tree_.order[i]] = i;
+  for (std::size_t i = tree_.order.size(); i-- > 1;) flow_[tree_.order[i]] = 0.0;
+  for (std::size_t i = tree_.order.size(); i-- > 1;) {
+    const Vertex x = tree_.order[i];
+    flow_[x] += problem_.sources_at[x];
+    flow_[graph_.target[tree_.next_edge[x]]] += flow_[x];
+  }
+  for (std::size_t i = first; i < tree_.order.size(); ++i) {
+    const Vertex x = tree_.order[i];
+    if (flow_[x] == 0.0) continue;
+    EdgeId best = kNoEdge;
+    double best_cost = 0.0;
+    std::uint32_t best_depth = w.depth[x];
+    for (EdgeId e = graph_.first_edge[x]; e < graph_.first_edge[x + 1]; ++e) {
+      const Vertex t = graph_.target[e];
+      if (w.state[t] != DeliveryWalk::kGood || position_[t] >= i) continue;
+      const std::uint32_t depth = w.depth[t] + 1;
+      const double c = weight[e] + cost_[t];
+      if (depth < best_depth || (best != kNoEdge && depth == best_depth && c < best_cost)) {
+        best = e;
+        best_cost = c;
+        best_depth = depth;
+      }
+    }
+    if (best != kNoEdge)
+      shortcuts_.push_back(Shortcut{flow_[x] * (w.depth[x] - best_depth),
+                                    static_cast<std::uint32_t>(index_of(d)), x, best});
+  }
+}
+
+std::size_t IncrementalRouter::shortcuts(std::size_t budget) {
+  if (budget == 0 || shortcuts_.empty()) return 0;
+  std::stable_sort(shortcuts_.begin(), shortcuts_.end(),
+                   [](const Shortcut& a, const Shortcut& b) { return a.gain > b.gain; });
+  // Each one is a path moving under traffic: only those that shorten the
+  // routes of a few switches' hosts (kShortcutSwitches switches' worth of
+  // sources by one hop).
+  double sources = 0.0, with_sources = 0.0;
+  for (const std::uint32_t s : problem_.sources_at) {
+    sources += s;
+    with_sources += s > 0;
+  }
+  const double worth = kShortcutSwitches * (with_sources > 0 ? sources / with_sources : 1.0);
+  std::size_t keep = 0;
+  while (keep < shortcuts_.size() && keep < budget && shortcuts_[keep].gain >= worth) ++keep;
+  shortcuts_.resize(keep);
+  std::stable_sort(shortcuts_.begin(), shortcuts_.end(),
+                   [](const Shortcut& a, const Shortcut& b) { return a.dest < b.dest; });
+  for (std::size_t i = 0; i < shortcuts_.size();) {
+    const Destination& d = problem_.destinations[shortcuts_[i].dest];
+    const std::uint32_t at_root = root_sources(d);
+    build_tree(d);
+    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+    PortNum* col = column(d.lid);
+    for (; i < shortcuts_.size() && shortcuts_[i].dest == index_of(d); ++i)
+      col[shortcuts_[i].x] = graph_.out_port[shortcuts_[i].e];
+    build_tree(d);
+    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+  }
+  return shortcuts_.size();
 }
 
 std::uint32_t IncrementalRouter::path_length(const Destination& d, Vertex u, Vertex avoid) const {
@@ -342,7 +435,7 @@ std::uint32_t IncrementalRouter::path_length(const Destination& d, Vertex u, Ver
 }
 
 void IncrementalRouter::path_costs(const Destination& d, EdgeId a, EdgeId b, double extra,
-                                   double& cost_a, double& cost_b) {
+                                   double& cost_a, double& cost_b, double* max_a, double* max_b) {
   const auto& routes = loads_.routes();
   const PortNum* col = column(d.lid);
   if (++stamp_ == 0) {
@@ -353,41 +446,47 @@ void IncrementalRouter::path_costs(const Destination& d, EdgeId a, EdgeId b, dou
     mark_[v] = stamp_;
     if (v == d.vertex) break;
   }
+  double top_a = routes[a], top_b = routes[b] + extra;
   cost_b = routes[b] + extra;
   Vertex meet = graph_.target[b];
   while (mark_[meet] != stamp_) {
     const EdgeId e = graph_.edge_at_port(meet, col[meet]);
     cost_b += routes[e] + extra;
+    top_b = std::max(top_b, routes[e] + extra);
     meet = graph_.target[e];
   }
   cost_a = routes[a];
   for (Vertex v = graph_.target[a]; v != meet;) {
     const EdgeId e = graph_.edge_at_port(v, col[v]);
     cost_a += routes[e];
+    top_a = std::max(top_a, routes[e]);
     v = graph_.target[e];
   }
+  if (max_a) *max_a = top_a;
+  if (max_b) *max_b = top_b;
 }
 
 // Moves d's entry at u onto `alt` if that lowers the moved routes' path cost
 // (routes over the links where old and new path differ, the moved routes
 // counted on the new one) by more than the margin. The caller makes sure
 // alt's path does not pass u.
-bool IncrementalRouter::try_move(const Destination& d, Vertex u, EdgeId alt) {
+bool IncrementalRouter::try_move(const Destination& d, Vertex u, EdgeId alt, bool bottleneck) {
   PortNum* col = column(d.lid);
   const EdgeId now = graph_.edge_at_port(u, col[u]);
   if (now == alt) return false;
   const double margin = incremental_.margin;
-  double old_cost, new_cost;
-  path_costs(d, now, alt, 0.0, old_cost, new_cost);
-  if (!(new_cost + margin < old_cost)) return false;  // even with no routes moved
+  double old_cost, new_cost, old_max, new_max;
+  path_costs(d, now, alt, 0.0, old_cost, new_cost, &old_max, &new_max);
+  // Even with no routes moved it would not be cheaper.
+  if (bottleneck ? !(new_max + margin < old_max) : !(new_cost + margin < old_cost)) return false;
   build_tree(d);
   const std::uint32_t at_root = root_sources(d);
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
   const double flow = loads_.subtree_sources()[u];
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
   if (flow == 0.0) return false;
-  path_costs(d, now, alt, flow, old_cost, new_cost);
-  if (!(new_cost + margin < old_cost)) return false;
+  path_costs(d, now, alt, flow, old_cost, new_cost, &old_max, &new_max);
+  if (bottleneck ? !(new_max + margin < old_max) : !(new_cost + margin < old_cost)) return false;
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
   col[u] = graph_.out_port[alt];
   build_tree(d);
@@ -433,6 +532,59 @@ std::size_t IncrementalRouter::rebalance(std::size_t budget) {
           if (lp != kNone && lx + 1 <= lp && try_move(d, p, in)) ++moved;
         }
       }
+    }
+  }
+  return moved;
+}
+
+// One move that takes routes of some destination off e = x -> y: at x onto
+// another of its links, or at a switch p hopping to x onto another link of
+// p. Never onto a longer path (the new hop's path is shorter than the
+// switch's own, so it cannot pass the switch); try_move decides by cost.
+bool IncrementalRouter::relieve_edge(EdgeId e) {
+  const Vertex x = graph_.source[e];
+  for (const Destination& d : problem_.destinations) {
+    if (!d.loads || d.vertex == kNoVertexId || d.vertex == x) continue;
+    const PortNum* col = column(d.lid);
+    if (col[x] != graph_.out_port[e]) continue;
+    const std::uint32_t lx = path_length(d, x, kNone);
+    if (lx == kNone) continue;
+    for (EdgeId alt = graph_.first_edge[x]; alt < graph_.first_edge[x + 1]; ++alt) {
+      if (alt == e) continue;
+      const std::uint32_t l = path_length(d, graph_.target[alt], x);
+      if (l != kNone && l + 1 <= lx && try_move(d, x, alt, true)) return true;
+    }
+    for (std::uint32_t k = in_first_[x]; k < in_first_[x + 1]; ++k) {
+      const EdgeId in = in_edges_[k];
+      const Vertex p = graph_.source[in];
+      if (p == d.vertex || col[p] != graph_.out_port[in]) continue;
+      for (EdgeId alt = graph_.first_edge[p]; alt < graph_.first_edge[p + 1]; ++alt) {
+        if (alt == in) continue;
+        const std::uint32_t l = path_length(d, graph_.target[alt], p);
+        if (l != kNone && l + 1 <= lx + 1 && try_move(d, p, alt, true)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// After a fault the repaired routes crowd the links around it; the full
+// routing would spread them upstream. The busiest link first: one move off
+// it, then the busiest again; a link where no move helps is left.
+std::size_t IncrementalRouter::relieve(std::size_t budget) {
+  const auto& routes = loads_.routes();
+  std::vector<std::uint8_t> done(graph_.edge_count(), 0);
+  std::size_t moved = 0, given_up = 0;
+  while (moved < budget && given_up < 16) {
+    EdgeId busiest = kNoEdge;
+    for (EdgeId e = 0; e < graph_.edge_count(); ++e)
+      if (!done[e] && (busiest == kNoEdge || routes[e] > routes[busiest])) busiest = e;
+    if (busiest == kNoEdge) break;
+    if (relieve_edge(busiest)) {
+      ++moved;
+    } else {
+      done[busiest] = 1;
+      ++given_up;
     }
   }
   return moved;
@@ -543,14 +695,21 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
 
   std::size_t budget = 0;
   if (incremental_.rebalance > 0) budget = static_cast<std::size_t>(incremental_.rebalance);
-  if (incremental_.rebalance < 0) {
+  if (incremental_.rebalance < 0 && failure_points > 0) {
+    // After a fault: at most as many changes again as the entries that
+    // lost their hop, all changes together.
+    budget = 2 * failure_points > repaired ? 2 * failure_points - repaired : 0;
+  } else if (incremental_.rebalance < 0) {
     double sum = 0.0;
     for (double r : loads_.routes()) sum += r;
     const double mean = graph_.edge_count() ? sum / graph_.edge_count() : 0.0;
     budget = std::max<std::size_t>(static_cast<std::size_t>(repaired),
                                    static_cast<std::size_t>(2.0 * mean));
   }
-  const std::size_t moved = budget ? rebalance(budget) : 0;
+  std::size_t moved = 0;
+  if (failure_points > 0) moved += shortcuts(budget);
+  if (failure_points > 0 && moved < budget) moved += relieve(budget - moved);
+  if (moved < budget) moved += rebalance(budget - moved);
 
   result.lfts = tables_from_columns(fabric_, graph_.view, columns_, threads_);
   result.channel_load.assign(fabric_.channel_count(), 0.0);

@@ -86,7 +86,9 @@ TEST(Incremental, CableFailureAndRecovery) {
   expect_delivers(f, failed.lfts);
   const std::uint64_t moved = changed(f, before.lfts, failed.lfts);
   EXPECT_LE(moved, 2 * used) << "used the cable: " << used;
-  EXPECT_EQ(moved, failed.incremental.repaired + failed.incremental.rebalanced);
+  // A repaired entry moved again by a shortcut or the rebalancing counts twice.
+  EXPECT_LE(moved, failed.incremental.repaired + failed.incremental.rebalanced);
+  EXPECT_GE(moved, failed.incremental.repaired);
   const double ebb_full = estimate_ebb(f, route_psssp(f, RoutingOptions{}).lfts, 1000, 3);
   const double ebb_failed = estimate_ebb(f, failed.lfts, 1000, 3);
   EXPECT_GE(ebb_failed, 0.995 * ebb_full) << ebb_failed << " vs full " << ebb_full;
@@ -143,8 +145,8 @@ TEST(Incremental, RebalancingOffMovesOnlyBrokenEntries) {
   ASSERT_TRUE(r.incremental.used);
   expect_delivers(f, r.lfts);
   EXPECT_EQ(r.incremental.rebalanced, 0u);
-  // The cable's own entries, and those whose next hop is no longer minimal
-  // (a top switch that lost its cable into a pod is now 4 hops from it).
+  // The cable's own entries, and a few more where a switch whose entry used
+  // the cable has no neighbour with a delivering path to hop to.
   const std::uint64_t moved = changed(f, before.lfts, r.lfts);
   EXPECT_EQ(moved, r.incremental.repaired);
   EXPECT_GE(moved, used);
