@@ -156,6 +156,7 @@ class IncrementalRouter {
   std::vector<std::size_t> position_;    // per vertex: place in tree_.order (shortcut)
   std::vector<double> flow_;             // per vertex: routes through it (find_shortcuts)
   std::vector<Shortcut> shortcuts_;
+  double busiest_before_ = 0.0;  // routes on the busiest link before the repairs
   std::uint32_t stamp_ = 0;
   std::vector<Vertex> propagate_;      // repair scratch
   std::vector<Vertex> parents_;        // repair scratch: the vertices with a child_
@@ -570,20 +571,27 @@ bool IncrementalRouter::relieve_edge(EdgeId e) {
 
 // After a fault the repaired routes crowd the links around it; the full
 // routing would spread them upstream. The busiest link first: one move off
-// it, then the busiest again; a link where no move helps is left.
+// it, then the busiest again; a link where no move helps is left. Only
+// links busier than any was before the repairs (no churn for nothing).
 std::size_t IncrementalRouter::relieve(std::size_t budget) {
   const auto& routes = loads_.routes();
-  std::vector<std::uint8_t> done(graph_.edge_count(), 0);
+  // Busiest first; an entry whose load changed since it was queued goes
+  // back in with its current load.
+  std::priority_queue<std::pair<double, EdgeId>> busiest;
+  for (EdgeId e = 0; e < graph_.edge_count(); ++e) busiest.emplace(routes[e], e);
   std::size_t moved = 0, given_up = 0;
-  while (moved < budget && given_up < 16) {
-    EdgeId busiest = kNoEdge;
-    for (EdgeId e = 0; e < graph_.edge_count(); ++e)
-      if (!done[e] && (busiest == kNoEdge || routes[e] > routes[busiest])) busiest = e;
-    if (busiest == kNoEdge) break;
-    if (relieve_edge(busiest)) {
+  while (moved < budget && given_up < 16 && !busiest.empty()) {
+    const auto [load, e] = busiest.top();
+    busiest.pop();
+    if (load != routes[e]) {
+      busiest.emplace(routes[e], e);
+      continue;
+    }
+    if (load <= busiest_before_ + incremental_.margin) break;
+    if (relieve_edge(e)) {
       ++moved;
+      busiest.emplace(routes[e], e);
     } else {
-      done[busiest] = 1;
       ++given_up;
     }
   }
@@ -665,6 +673,7 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   // delivering part out of the loads, repaired, its whole tree in.
   for (unsigned t = 0; t < threads; ++t)
     if (!routes[t].empty()) loads_.add_totals(routes[t], counts[t]);
+  for (const double r : loads_.routes()) busiest_before_ = std::max(busiest_before_, r);
   for (const Destination& d : dests) {
     if (d.vertex == kNoVertexId || broken_[index_of(d)] == 0) continue;
     const std::uint32_t at_root = root_sources(d);
