@@ -22,6 +22,7 @@ void DeliveryWalk::run(const RoutingGraph& g, const PortNum* col, Vertex root,
       state[v] = kVisiting;
       stack_.push_back(v);
       const EdgeId e = edge_of(g, v, col[v]);
+      next[v] = e;
       if (e == kNoEdge) {
         dead = true;
         break;

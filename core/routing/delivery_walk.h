@@ -18,7 +18,7 @@ class DeliveryWalk {
   enum : std::uint8_t { kUnknown = 0, kVisiting, kGood, kBad, kFailure };
 
   explicit DeliveryWalk(std::uint32_t vertices = 0)
-      : state(vertices, kUnknown), depth(vertices, 0) {}
+      : state(vertices, kUnknown), depth(vertices, 0), next(vertices, kNoEdge) {}
 
   // The forward edge an entry uses, kNoEdge for a dead, missing or host hop.
   static EdgeId edge_of(const RoutingGraph& g, Vertex u, PortNum port) {
@@ -38,6 +38,7 @@ class DeliveryWalk {
 
   std::vector<std::uint8_t> state;   // per vertex
   std::vector<std::uint32_t> depth;  // per good vertex: hops to the root
+  std::vector<EdgeId> next;          // per vertex walked: the edge of its entry (or kNoEdge)
   std::vector<Vertex> order;
   std::vector<Vertex> bad;
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <queue>
 
@@ -94,6 +95,7 @@ class IncrementalRouter {
     }
   }
   void find_components();
+  void find_differences();
   // Hops from u to d's root over the column; kNone without a path or when it
   // passes `avoid` (the tables are loop-free when this is called).
   std::uint32_t path_length(const Destination& d, Vertex u, Vertex avoid) const;
@@ -112,7 +114,7 @@ class IncrementalRouter {
   void add_intact_load(const Destination& d, const DeliveryWalk& walk, std::vector<double>& routes,
                        std::vector<double>& dests, std::vector<double>& sub) const;
   // tree_ from a walk's good vertices.
-  void tree_from(const Destination& d, const DeliveryWalk& walk);
+  void tree_from(const DeliveryWalk& walk);
   // The tree of d over the current (delivering) column.
   void build_tree(const Destination& d);
   // The walk's bad switches hop to good ones; tree_ is the whole tree after.
@@ -137,6 +139,10 @@ class IncrementalRouter {
   const ForwardingTables& previous_;
   const ForwardingTables* reference_;
   std::vector<const PortNum*> reference_rows_;  // per vertex; null without a reference row
+  // LID-major bits (differs_words_ words per LID): previous entry differs
+  // from the reference row's; empty without a reference.
+  std::vector<std::uint64_t> differs_;
+  std::size_t differs_words_ = 0;
   const RoutingOptions& options_;
   const IncrementalOptions& incremental_;
   RoutingGraph graph_;
@@ -193,28 +199,65 @@ void IncrementalRouter::find_components() {
   }
 }
 
+// Rows of the previous tables and the reference are both switch-major: one
+// pass over them, a block of 64 switches per task (no two tasks share a
+// word), marks where they differ, so that check() need not read the
+// reference across its rows once per LID.
+void IncrementalRouter::find_differences() {
+  bool any = false;
+  for (const PortNum* r : reference_rows_) any = any || r;
+  if (!any) return;
+  const std::size_t lids = static_cast<std::size_t>(fabric_.max_lid()) + 1;
+  const std::size_t known = std::min(lids, previous_.lid_count());
+  differs_words_ = (graph_.vertex_count + 63) / 64;
+  differs_.assign(lids * differs_words_, 0);
+  parallel::parallel_for(differs_words_, threads_, [&](std::size_t w, unsigned) {
+    const Vertex end = std::min<Vertex>(graph_.vertex_count, static_cast<Vertex>(64 * (w + 1)));
+    for (Vertex v = static_cast<Vertex>(64 * w); v < end; ++v) {
+      const PortNum* ref = reference_rows_[v];
+      if (!ref) continue;
+      const NodeId node = graph_.view.node_of_vertex[v];
+      const PortNum* prev = previous_.has_switch(node) ? previous_.row(node) : nullptr;
+      const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+      for (std::size_t lid = 0; lid < lids; lid += 64) {
+        const std::size_t stop = std::min(lids, lid + 64);
+        if (prev && stop <= known && std::memcmp(ref + lid, prev + lid, stop - lid) == 0) continue;
+        for (std::size_t l = lid; l < stop; ++l)
+          if (ref[l] != (prev && l < known ? prev[l] : kNoPath))
+            differs_[l * differs_words_ + w] |= bit;
+      }
+    }
+  });
+}
+
 void IncrementalRouter::check(const Destination& d, DeliveryWalk& walk) {
   PortNum* col = column(d.lid);
   const std::uint32_t comp = component_[d.vertex];
-  std::vector<Vertex> restored;
-  for (Vertex u = 0; u < graph_.vertex_count; ++u) {
-    if (component_[u] != comp) {
-      if (col[u] != kNoPath) {
+  if (col[d.vertex] != d.final_port) {
+    touch(d);
+    col[d.vertex] = d.final_port;
+  }
+  if (component_size_.size() > 1)
+    for (Vertex u = 0; u < graph_.vertex_count; ++u)
+      if (component_[u] != comp && col[u] != kNoPath) {
         touch(d);
         col[u] = kNoPath;  // no route exists
       }
-    } else if (u == d.vertex) {
-      if (col[u] != d.final_port) {
-        touch(d);
-        col[u] = d.final_port;
+  // Only the entries that differ from the reference (a bit each).
+  std::vector<Vertex> restored;
+  if (!differs_.empty()) {
+    const std::uint64_t* bits = &differs_[static_cast<std::size_t>(d.lid) * differs_words_];
+    for (std::size_t w = 0; w < differs_words_; ++w)
+      for (std::uint64_t word = bits[w]; word; word &= word - 1) {
+        const Vertex u = static_cast<Vertex>(w * 64 + static_cast<unsigned>(__builtin_ctzll(word)));
+        if (component_[u] != comp || u == d.vertex) continue;
+        const PortNum ref = reference_rows_[u][d.lid];
+        if (ref != col[u] && edge_of(u, ref) != kNoEdge) {
+          touch(d);
+          col[u] = ref;
+          restored.push_back(u);
+        }
       }
-    } else if (const PortNum* ref = reference_rows_[u]) {
-      if (ref[d.lid] != col[u] && edge_of(u, ref[d.lid]) != kNoEdge) {
-        touch(d);
-        col[u] = ref[d.lid];
-        restored.push_back(u);
-      }
-    }
   }
   walk.run(graph_, col, d.vertex, component_);
   // A restored hop can lead into a region still broken, or close a loop
@@ -238,32 +281,30 @@ void IncrementalRouter::check(const Destination& d, DeliveryWalk& walk) {
 void IncrementalRouter::add_intact_load(const Destination& d, const DeliveryWalk& walk,
                                         std::vector<double>& routes, std::vector<double>& dests,
                                         std::vector<double>& sub) const {
-  const PortNum* col = column(d.lid);
   const auto& order = walk.order;
   for (std::size_t i = 1; i < order.size(); ++i) sub[order[i]] = problem_.sources_at[order[i]];
   sub[d.vertex] = 0.0;
   for (std::size_t i = order.size() - 1; i >= 1; --i) {
     const Vertex u = order[i];
     if (sub[u] == 0.0) continue;
-    const EdgeId e = graph_.edge_at_port(u, col[u]);
+    const EdgeId e = walk.next[u];
     routes[e] += sub[u];
     dests[e] += 1.0;
     sub[graph_.target[e]] += sub[u];
   }
 }
 
-void IncrementalRouter::tree_from(const Destination& d, const DeliveryWalk& walk) {
-  const PortNum* col = column(d.lid);
+void IncrementalRouter::tree_from(const DeliveryWalk& walk) {
   tree_.order.assign(walk.order.begin(), walk.order.end());
   for (std::size_t i = 1; i < tree_.order.size(); ++i) {
     const Vertex u = tree_.order[i];
-    tree_.next_edge[u] = graph_.edge_at_port(u, col[u]);
+    tree_.next_edge[u] = walk.next[u];
   }
 }
 
 void IncrementalRouter::build_tree(const Destination& d) {
   walk_.run(graph_, column(d.lid), d.vertex, component_);
-  tree_from(d, walk_);
+  tree_from(walk_);
   walk_.clear();
 }
 
@@ -609,6 +650,7 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     for (Vertex v = 0; v < graph_.vertex_count; ++v)
       if (reference_->has_switch(graph_.view.node_of_vertex[v]))
         reference_rows_[v] = reference_->row(graph_.view.node_of_vertex[v]);
+  find_differences();
 
   const unsigned threads = threads_;
   const auto& dests = problem_.destinations;
@@ -678,7 +720,7 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     if (d.vertex == kNoVertexId || broken_[index_of(d)] == 0) continue;
     const std::uint32_t at_root = root_sources(d);
     walk_.run(graph_, column(d.lid), d.vertex, component_);
-    tree_from(d, walk_);
+    tree_from(walk_);
     if (d.loads) loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
     repair(d);
     if (d.loads) loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
