@@ -103,10 +103,8 @@ class IncrementalRouter {
   // towards d differ (they meet at the latest at the root and coincide from
   // there); `extra` is added per edge of the path via `b`.
   void path_costs(const Destination& d, EdgeId a, EdgeId b, double extra, double& cost_a,
-                  double& cost_b, double* max_a = nullptr, double* max_b = nullptr);
-  // Moves d's entry at u onto alt if that is cheaper: by the summed cost,
-  // or with `bottleneck` by the busiest link of the differing parts.
-  bool try_move(const Destination& d, Vertex u, EdgeId alt, bool bottleneck = false);
+                  double& cost_b);
+  bool try_move(const Destination& d, Vertex u, EdgeId alt);
   // Sets d's root entry, kNoPath where d cannot be reached, the reference
   // entries where their hop is live, then walks the column; restored entries
   // whose path does not deliver go back to what they were. Leaves `walk` run.
@@ -130,10 +128,6 @@ class IncrementalRouter {
     EdgeId e;
   };
   std::size_t rebalance(std::size_t budget);
-  // Moves routes off the busiest links at their own switch or one hop
-  // before it; at most `budget` moves.
-  std::size_t relieve(std::size_t budget);
-  bool relieve_edge(EdgeId e);
 
   const Fabric& fabric_;
   const ForwardingTables& previous_;
@@ -162,7 +156,6 @@ class IncrementalRouter {
   std::vector<std::size_t> position_;    // per vertex: place in tree_.order (shortcut)
   std::vector<double> flow_;             // per vertex: routes through it (find_shortcuts)
   std::vector<Shortcut> shortcuts_;
-  double busiest_before_ = 0.0;  // routes on the busiest link before the repairs
   std::uint32_t stamp_ = 0;
   std::vector<Vertex> propagate_;      // repair scratch
   std::vector<Vertex> parents_;        // repair scratch: the vertices with a child_
@@ -477,7 +470,7 @@ std::uint32_t IncrementalRouter::path_length(const Destination& d, Vertex u, Ver
 }
 
 void IncrementalRouter::path_costs(const Destination& d, EdgeId a, EdgeId b, double extra,
-                                   double& cost_a, double& cost_b, double* max_a, double* max_b) {
+                                   double& cost_a, double& cost_b) {
   const auto& routes = loads_.routes();
   const PortNum* col = column(d.lid);
   if (++stamp_ == 0) {
@@ -488,47 +481,41 @@ void IncrementalRouter::path_costs(const Destination& d, EdgeId a, EdgeId b, dou
     mark_[v] = stamp_;
     if (v == d.vertex) break;
   }
-  double top_a = routes[a], top_b = routes[b] + extra;
   cost_b = routes[b] + extra;
   Vertex meet = graph_.target[b];
   while (mark_[meet] != stamp_) {
     const EdgeId e = graph_.edge_at_port(meet, col[meet]);
     cost_b += routes[e] + extra;
-    top_b = std::max(top_b, routes[e] + extra);
     meet = graph_.target[e];
   }
   cost_a = routes[a];
   for (Vertex v = graph_.target[a]; v != meet;) {
     const EdgeId e = graph_.edge_at_port(v, col[v]);
     cost_a += routes[e];
-    top_a = std::max(top_a, routes[e]);
     v = graph_.target[e];
   }
-  if (max_a) *max_a = top_a;
-  if (max_b) *max_b = top_b;
 }
 
 // Moves d's entry at u onto `alt` if that lowers the moved routes' path cost
 // (routes over the links where old and new path differ, the moved routes
 // counted on the new one) by more than the margin. The caller makes sure
 // alt's path does not pass u.
-bool IncrementalRouter::try_move(const Destination& d, Vertex u, EdgeId alt, bool bottleneck) {
+bool IncrementalRouter::try_move(const Destination& d, Vertex u, EdgeId alt) {
   PortNum* col = column(d.lid);
   const EdgeId now = graph_.edge_at_port(u, col[u]);
   if (now == alt) return false;
   const double margin = incremental_.margin;
-  double old_cost, new_cost, old_max, new_max;
-  path_costs(d, now, alt, 0.0, old_cost, new_cost, &old_max, &new_max);
-  // Even with no routes moved it would not be cheaper.
-  if (bottleneck ? !(new_max + margin < old_max) : !(new_cost + margin < old_cost)) return false;
+  double old_cost, new_cost;
+  path_costs(d, now, alt, 0.0, old_cost, new_cost);
+  if (!(new_cost + margin < old_cost)) return false;  // even with no routes moved
   build_tree(d);
   const std::uint32_t at_root = root_sources(d);
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
   const double flow = loads_.subtree_sources()[u];
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
   if (flow == 0.0) return false;
-  path_costs(d, now, alt, flow, old_cost, new_cost, &old_max, &new_max);
-  if (bottleneck ? !(new_max + margin < old_max) : !(new_cost + margin < old_cost)) return false;
+  path_costs(d, now, alt, flow, old_cost, new_cost);
+  if (!(new_cost + margin < old_cost)) return false;
   loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
   col[u] = graph_.out_port[alt];
   build_tree(d);
@@ -574,66 +561,6 @@ std::size_t IncrementalRouter::rebalance(std::size_t budget) {
           if (lp != kNone && lx + 1 <= lp && try_move(d, p, in)) ++moved;
         }
       }
-    }
-  }
-  return moved;
-}
-
-// One move that takes routes of some destination off e = x -> y: at x onto
-// another of its links, or at a switch p hopping to x onto another link of
-// p. Never onto a longer path (the new hop's path is shorter than the
-// switch's own, so it cannot pass the switch); try_move decides by cost.
-bool IncrementalRouter::relieve_edge(EdgeId e) {
-  const Vertex x = graph_.source[e];
-  for (const Destination& d : problem_.destinations) {
-    if (!d.loads || d.vertex == kNoVertexId || d.vertex == x) continue;
-    const PortNum* col = column(d.lid);
-    if (col[x] != graph_.out_port[e]) continue;
-    const std::uint32_t lx = path_length(d, x, kNone);
-    if (lx == kNone) continue;
-    for (EdgeId alt = graph_.first_edge[x]; alt < graph_.first_edge[x + 1]; ++alt) {
-      if (alt == e) continue;
-      const std::uint32_t l = path_length(d, graph_.target[alt], x);
-      if (l != kNone && l + 1 <= lx && try_move(d, x, alt, true)) return true;
-    }
-    for (std::uint32_t k = in_first_[x]; k < in_first_[x + 1]; ++k) {
-      const EdgeId in = in_edges_[k];
-      const Vertex p = graph_.source[in];
-      if (p == d.vertex || col[p] != graph_.out_port[in]) continue;
-      for (EdgeId alt = graph_.first_edge[p]; alt < graph_.first_edge[p + 1]; ++alt) {
-        if (alt == in) continue;
-        const std::uint32_t l = path_length(d, graph_.target[alt], p);
-        if (l != kNone && l + 1 <= lx + 1 && try_move(d, p, alt, true)) return true;
-      }
-    }
-  }
-  return false;
-}
-
-// After a fault the repaired routes crowd the links around it; the full
-// routing would spread them upstream. The busiest link first: one move off
-// it, then the busiest again; a link where no move helps is left. Only
-// links busier than any was before the repairs (no churn for nothing).
-std::size_t IncrementalRouter::relieve(std::size_t budget) {
-  const auto& routes = loads_.routes();
-  // Busiest first; an entry whose load changed since it was queued goes
-  // back in with its current load.
-  std::priority_queue<std::pair<double, EdgeId>> busiest;
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e) busiest.emplace(routes[e], e);
-  std::size_t moved = 0, given_up = 0;
-  while (moved < budget && given_up < 16 && !busiest.empty()) {
-    const auto [load, e] = busiest.top();
-    busiest.pop();
-    if (load != routes[e]) {
-      busiest.emplace(routes[e], e);
-      continue;
-    }
-    if (load <= busiest_before_ + incremental_.margin) break;
-    if (relieve_edge(e)) {
-      ++moved;
-      busiest.emplace(routes[e], e);
-    } else {
-      ++given_up;
     }
   }
   return moved;
@@ -715,7 +642,6 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   // delivering part out of the loads, repaired, its whole tree in.
   for (unsigned t = 0; t < threads; ++t)
     if (!routes[t].empty()) loads_.add_totals(routes[t], counts[t]);
-  for (const double r : loads_.routes()) busiest_before_ = std::max(busiest_before_, r);
   for (const Destination& d : dests) {
     if (d.vertex == kNoVertexId || broken_[index_of(d)] == 0) continue;
     const std::uint32_t at_root = root_sources(d);
@@ -759,7 +685,6 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   }
   std::size_t moved = 0;
   if (failure_points > 0) moved += shortcuts(budget);
-  if (failure_points > 0 && moved < budget) moved += relieve(budget - moved);
   if (moved < budget) moved += rebalance(budget - moved);
 
   result.lfts = tables_from_columns(fabric_, graph_.view, columns_, threads_);

@@ -23,8 +23,8 @@ struct IncrementalOptions {
   // on a loop), the fabric is too different from the one the tables were
   // made for: full routing instead.
   double full_above = 0.05;
-  // Entries moved after the repair (shortcuts behind a detour, relief of hot
-  // links, rebalancing onto light ones): -1 = automatic (after a fault as
+  // Entries moved after the repair (shortcuts behind a detour, rebalancing
+  // onto light links): -1 = automatic (after a fault as
   // many as entries lost their hop, so at most twice those change in all;
   // otherwise as many as were repaired, and at least twice the mean routes
   // of a switch cable), 0 = off.
