@@ -29,6 +29,7 @@ import shlex
 import signal
 import sys
 import tempfile
+import time
 
 try:
     from ibsim_session import IbsimFabric, SessionError
@@ -136,8 +137,22 @@ def churn(args, net, engine, workdir, cables):
     with IbsimFabric(net, workdir, console=True) as fabric:
         sweeps = Sweeps(fabric, setup)
         sweeps.next()
-        base_text = fabric.dump_fts()
-        base = entries(base_text)
+        seen = [0]
+
+        def read_tables():
+            """dump_fts; under load it can catch a switch before OpenSM has
+            programmed it: a read with fewer entries than seen before is
+            repeated (at most 3 times, 2 s apart)."""
+            for attempt in range(4):
+                text = fabric.dump_fts()
+                found = entries(text)
+                if len(found) >= seen[0] or attempt == 3:
+                    break
+                time.sleep(2)
+            seen[0] = max(seen[0], len(found))
+            return text, found
+
+        base_text, base = read_tables()
         base_ebb, _ = ebb(fabric, workdir, engine + "-base", base_text, args.runs)
         rng = random.Random(args.seed)
         def toggle(cables, command, name, full=False):
@@ -146,8 +161,8 @@ def churn(args, net, engine, workdir, cables):
             for sw, port, _, _, _, _ in cables:
                 fabric.console('%s "%s"[%d]' % (command, sw, port))
             sweeps.next()
-            text = fabric.dump_fts()
-            return (entries(text),) + ebb(fabric, workdir, name, text, args.runs, full)
+            text, found = read_tables()
+            return (found,) + ebb(fabric, workdir, name, text, args.runs, full)
 
         for n in args.failures:
             dead = rng.sample(cables, n)
