@@ -142,10 +142,16 @@ def churn(args, net, engine, workdir, cables):
         def read_tables():
             """dump_fts; under load it can catch a switch before OpenSM has
             programmed it: a read with fewer entries than seen before is
-            repeated (at most 3 times, 2 s apart)."""
+            repeated (at most 3 times, 2 s apart); the first read is
+            repeated until its count stops growing."""
+            text, found = None, {}
             for attempt in range(4):
+                previous = len(found)
                 text = fabric.dump_fts()
                 found = entries(text)
+                if seen[0] == 0 and attempt < 3 and len(found) > previous:
+                    time.sleep(2)
+                    continue
                 if len(found) >= seen[0] or attempt == 3:
                     break
                 time.sleep(2)
