@@ -53,6 +53,9 @@ class IncrementalRouter {
 
  private:
   static constexpr Vertex kNone = 0xFFFFFFFFu;
+  // A shortcut must save at least this many source switches' routes one
+  // hop each (hops saved times routes through the switch), else it is
+  // churn for nothing (shortcuts()).
   static constexpr double kShortcutSwitches = 4.0;
   // A repair candidate: the bad switch u may hop over e to a good switch,
   // giving a path of `length` hops and `cost`; smallest first.
@@ -118,6 +121,8 @@ class IncrementalRouter {
   // The walk's bad switches hop to good ones; tree_ is the whole tree after.
   void repair(const Destination& d);
   void attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue& failures, CandidateQueue& others);
+  // Records the shortcuts of d's switches from tree_.order[first] on (the
+  // ones the repair attached or kept behind a detour).
   void find_shortcuts(const Destination& d, std::size_t first);
   // Makes the `budget` shortcuts with the largest gain; returns how many.
   std::size_t shortcuts(std::size_t budget);
