@@ -9,8 +9,12 @@ dump_fts and compared entry by entry with those before, and scored (eBB with
 psssp-sim score on the fabric as ibnetdiscover sees it); then the cables are
 relinked and the same is measured against the original tables.
 
-    bench/bench_churn.py --topology "kary-ntree --k 8 --n 3" \\
+    PYTHONPATH=scripts bench/bench_churn.py --topology "kary-ntree --k 8 --n 3" \\
         --engines minhop,ftree,sssp,dfsssp,psssp --failures 1,2,5,10
+
+For psssp, "eBB full" is a full psssp routing of the same degraded fabric
+(psssp-sim route on the fabric as ibnetdiscover sees it), scored the same
+way: the incremental re-route's target is to stay within 0.5% of it.
 
 With --soak N, psssp alone goes through N unlink/relink cycles of random
 cables; after every step the tables must deliver every connected pair and
@@ -25,12 +29,15 @@ import shlex
 import signal
 import sys
 import tempfile
+import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-
-from ibsim_session import IbsimFabric, SessionError  # noqa: E402
-from opensm_engines import EngineSetup  # noqa: E402
-from psssp_tools import binary, run  # noqa: E402
+try:
+    from ibsim_session import IbsimFabric, SessionError
+    from opensm_engines import EngineSetup
+    from psssp_tools import binary, run
+except ImportError as missing:
+    sys.exit("bench_churn.py: %s; run it with PYTHONPATH=scripts (the project's scripts "
+             "directory)" % missing)
 
 CONFIGURED = r"\S+ tables configured on all switches"
 
@@ -70,13 +77,7 @@ def switch_cables(net_path):
     return cables
 
 
-def ebb(fabric, workdir, name, fts_text, runs):
-    topo = os.path.join(workdir, name + ".topo")
-    fts = os.path.join(workdir, name + ".fts")
-    with open(topo, "w") as f:
-        f.write(fabric.ibnetdiscover())
-    with open(fts, "w") as f:
-        f.write(fts_text)
+def score(topo, fts, runs):
     out = run([binary("psssp-sim"), "score", topo, "--routes", fts, "--runs", runs, "--csv"],
               check=False)
     if out.returncode != 0:
@@ -84,6 +85,24 @@ def ebb(fabric, workdir, name, fts_text, runs):
     rows = [l.split(",") for l in out.stdout.splitlines() if l.strip()]
     header = rows[0]
     return float(rows[1][header.index("ebb")])
+
+
+def ebb(fabric, workdir, name, fts_text, runs, full=False):
+    """eBB of the tables; with full, also that of a full psssp routing of
+    the same fabric (else None)."""
+    topo = os.path.join(workdir, name + ".topo")
+    fts = os.path.join(workdir, name + ".fts")
+    with open(topo, "w") as f:
+        f.write(fabric.ibnetdiscover())
+    with open(fts, "w") as f:
+        f.write(fts_text)
+    full_ebb = None
+    if full:
+        full_fts = os.path.join(workdir, name + "-full.lfts")
+        routed = run([binary("psssp-sim"), "route", topo, "-o", full_fts], check=False)
+        if routed.returncode == 0:
+            full_ebb = score(topo, full_fts, runs)
+    return score(topo, fts, runs), full_ebb
 
 
 class Sweeps:
@@ -118,27 +137,49 @@ def churn(args, net, engine, workdir, cables):
     with IbsimFabric(net, workdir, console=True) as fabric:
         sweeps = Sweeps(fabric, setup)
         sweeps.next()
-        base_text = fabric.dump_fts()
-        base = entries(base_text)
-        base_ebb = ebb(fabric, workdir, engine + "-base", base_text, args.runs)
+        seen = [0]
+
+        def read_tables():
+            """dump_fts; under load it can catch a switch before OpenSM has
+            programmed it: a read with fewer entries than seen before is
+            repeated (at most 3 times, 2 s apart); the first read is
+            repeated until its count stops growing."""
+            text, found = None, {}
+            for attempt in range(4):
+                previous = len(found)
+                text = fabric.dump_fts()
+                found = entries(text)
+                if seen[0] == 0 and attempt < 3 and len(found) > previous:
+                    time.sleep(2)
+                    continue
+                if len(found) >= seen[0] or attempt == 3:
+                    break
+                time.sleep(2)
+            seen[0] = max(seen[0], len(found))
+            return text, found
+
+        base_text, base = read_tables()
+        base_ebb, _ = ebb(fabric, workdir, engine + "-base", base_text, args.runs)
         rng = random.Random(args.seed)
-        def toggle(cables, command, name):
-            """Unlinks or relinks cables, waits for the re-route; its tables and eBB."""
+        def toggle(cables, command, name, full=False):
+            """Unlinks or relinks cables, waits for the re-route; its tables,
+            eBB and (with full) a full psssp routing's eBB."""
             for sw, port, _, _, _, _ in cables:
                 fabric.console('%s "%s"[%d]' % (command, sw, port))
             sweeps.next()
-            text = fabric.dump_fts()
-            return entries(text), ebb(fabric, workdir, name, text, args.runs)
+            text, found = read_tables()
+            return (found,) + ebb(fabric, workdir, name, text, args.runs, full)
 
         for n in args.failures:
             dead = rng.sample(cables, n)
             used = sum(1 for c in dead for (g, _), p in base.items()
                        if (g, p) in ((c[4], c[1]), (c[5], c[3])))
-            now, down_ebb = toggle(dead, "Unlink", "%s-down%d" % (engine, n))
+            now, down_ebb, full_ebb = toggle(dead, "Unlink", "%s-down%d" % (engine, n),
+                                             full=engine == "psssp")
             changed = sum(1 for k, p in now.items() if base.get(k) != p)
-            back, back_ebb = toggle(dead, "ReLink", "%s-up%d" % (engine, n))
+            back, back_ebb, _ = toggle(dead, "ReLink", "%s-up%d" % (engine, n))
             moved_back = sum(1 for k, p in back.items() if now.get(k) != p)
-            rows.append((n, used, changed, len(base), down_ebb, moved_back, back_ebb))
+            rows.append((n, used, changed, len(base), down_ebb, full_ebb, moved_back, back_ebb))
             base = back  # the next step starts from here
         log = sweeps.sm.run.log
     return base_ebb, rows, log
@@ -201,19 +242,20 @@ def main():
             args.soak, failures, "running" if alive else "GONE", incremental))
         return 1 if failures or not alive else 0
     print("| engine | failures | used the cables | changed | of entries | eBB down | "
-          "moved on relink | eBB after relink | eBB before |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "eBB full | moved on relink | eBB after relink | eBB before |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for engine in args.engines.split(","):
         wd = os.path.join(work, engine)
         os.makedirs(wd)
         base_ebb, rows, log = churn(args, net, engine, wd, cables)
         engines_used = sorted(set(re.findall(r"(\S+) tables configured on all switches", log)))
-        for n, used, changed, total, down_ebb, moved_back, back_ebb in rows:
-            print("| %s | %d | %d | %d (%.2f%%) | %d | %s | %d | %s | %.4f |" % (
+        def number(x):
+            return "%.4f" % x if x is not None else "-"
+        for n, used, changed, total, down_ebb, full_ebb, moved_back, back_ebb in rows:
+            print("| %s | %d | %d | %d (%.2f%%) | %d | %s | %s | %d | %s | %s |" % (
                 engine + ("" if engines_used == [engine] else " (%s)" % "+".join(engines_used)),
-                n, used, changed, 100.0 * changed / max(1, total), total,
-                "%.4f" % down_ebb if down_ebb is not None else "-", moved_back,
-                "%.4f" % back_ebb if back_ebb is not None else "-", base_ebb), flush=True)
+                n, used, changed, 100.0 * changed / max(1, total), total, number(down_ebb),
+                number(full_ebb), moved_back, number(back_ebb), number(base_ebb)), flush=True)
     return 0
 
 

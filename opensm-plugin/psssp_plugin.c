@@ -164,7 +164,7 @@ static int build_fwd_tables(void *context) {
   if (stats.incremental)
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: incremental re-route: %llu of %llu entries kept, %llu repaired "
-            "(next hop gone or no longer minimal), %llu back on their original route, "
+            "(next hop gone or on a loop), %llu back on their original route, "
             "%llu moved by rebalancing\n",
             stats.kept, stats.entries, stats.repaired, stats.restored, stats.rebalanced);
   else if (stats.full_reason[0])

@@ -276,13 +276,13 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
   CLI::Option* previous =
       cmd.add_option("--previous", o.previous,
                      "re-route incrementally from these tables (any LFT dump of this\n"
-                     "fabric, e.g. dump_fts): keep every entry whose next hop is still a\n"
-                     "live minimal hop, repair the others, rebalance a little; a full\n"
-                     "routing if more than 5% must change")
+                     "fabric, e.g. dump_fts): keep every entry whose path still reaches\n"
+                     "its LID over live cables, repair the others, rebalance a little; a\n"
+                     "full routing if more than 5% lost their next hop")
           ->type_name("LFTS");
   cmd.add_option("--reference", o.reference,
                  "with --previous: the last full routing; entries that differ from\n"
-                 "it go back to it where that hop is live and minimal again")
+                 "it go back to it where that hop is live and the path delivers")
       ->type_name("LFTS")
       ->needs(previous);
   cmd.add_option_function<std::string>(
