@@ -48,7 +48,7 @@ try:  # scripts/ on PYTHONPATH (see above)
 except ImportError as e:
     sys.exit("bench_recovery.py: %s; run it as PYTHONPATH=scripts bench/bench_recovery.py" % e)
 
-from bench_churn import switch_cables
+from bench_churn import switch_cables, tables_check
 ACKED = "SWITCHES CONFIGURED FOR UNICAST"
 SUBNET_UP = "SUBNET UP"
 
@@ -163,7 +163,7 @@ def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
                     engine, args.timeout, sw, port, sm.run.log_path))
             configured, acked, window, used = sweep_times(log_since(sm, offset), start, year)
             settle(sm, offset, args.timeout)
-            check = tables_check(fabric, workdir) if args.check else None
+            check = tables_check(fabric, workdir, "after-fault") if args.check else None
             rows.append(("%s[%d]" % (sw, port), configured, acked, window, used, check))
             offset = log_size(sm)
             fabric.console('ReLink "%s"[%d]' % (sw, port))
@@ -172,19 +172,6 @@ def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
     finally:
         fabric.stop()
     return up, first_window, rows
-
-
-def tables_check(fabric, workdir):
-    """psssp-sim check of the switches' tables (dump_fts) on the fabric as
-    ibnetdiscover sees it now: True when every connected pair is delivered,
-    which also means no route uses the dead cable (it is not in the fabric)."""
-    topo = os.path.join(workdir, "after-fault.topo")
-    fts = os.path.join(workdir, "after-fault.fts")
-    with open(topo, "w") as f:
-        f.write(fabric.ibnetdiscover())
-    with open(fts, "w") as f:
-        f.write(fabric.dump_fts())
-    return run([binary("psssp-sim"), "check", topo, "--routes", fts], check=False).returncode == 0
 
 
 def median(values):
