@@ -139,6 +139,14 @@ TEST(EngineBridge, InconsistentSnapshotIsAnErrorNotACrash) {
   psssp_engine_free(e);
 }
 
+// A switch with its own LID on port 0, through the C interface.
+uint32_t add_switch(psssp_engine_t* e, uint64_t guid, const char* name, uint16_t lid,
+                    unsigned ports = 3) {
+  const uint32_t sw = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, guid, name, ports);
+  EXPECT_EQ(psssp_engine_set_port(e, sw, 0, guid, lid, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  return sw;
+}
+
 // Two switches with one cable and a host each, through the C interface: the
 // hop tables OpenSM would build, and errors instead of crashes.
 TEST(EngineBridge, HopTablesOfASmallSnapshot) {
@@ -147,11 +155,9 @@ TEST(EngineBridge, HopTablesOfASmallSnapshot) {
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(psssp_engine_builds_lid_matrices(e), 1);
   psssp_engine_begin(e);
-  const uint32_t a = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10, "a", 3);
-  const uint32_t b = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x11, "b", 3);
+  const uint32_t a = add_switch(e, 0x10, "a", 1);
+  const uint32_t b = add_switch(e, 0x11, "b", 2);
   const uint32_t h = psssp_engine_add_node(e, PSSSP_NODE_CA, 0x20, "h", 1);
-  ASSERT_EQ(psssp_engine_set_port(e, a, 0, 0x10, 1, 0, 4, PSSSP_SPEED_QDR, 1), 0);
-  ASSERT_EQ(psssp_engine_set_port(e, b, 0, 0x11, 2, 0, 4, PSSSP_SPEED_QDR, 1), 0);
   ASSERT_EQ(psssp_engine_set_port(e, h, 1, 0x21, 4, 1, 4, PSSSP_SPEED_QDR, 1), 0);
   ASSERT_EQ(psssp_engine_connect(e, a, 2, b, 3), 0);
   ASSERT_EQ(psssp_engine_connect(e, a, 1, h, 1), 0);
@@ -192,12 +198,9 @@ TEST(EngineBridge, HopTablesWrittenInPlaceAsOpensmSetterWould) {
   psssp_engine_t* e = psssp_engine_new("lid_matrices=psssp threads=2", err, sizeof err);
   ASSERT_NE(e, nullptr) << err;
   psssp_engine_begin(e);
-  const uint32_t a = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10, "a", 3);
-  const uint32_t b = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x11, "b", 3);
-  const uint32_t c = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x12, "c", 3);
-  ASSERT_EQ(psssp_engine_set_port(e, a, 0, 0x10, 1, 0, 4, PSSSP_SPEED_QDR, 1), 0);
-  ASSERT_EQ(psssp_engine_set_port(e, b, 0, 0x11, 2, 0, 4, PSSSP_SPEED_QDR, 1), 0);
-  ASSERT_EQ(psssp_engine_set_port(e, c, 0, 0x12, 3, 0, 4, PSSSP_SPEED_QDR, 1), 0);
+  const uint32_t a = add_switch(e, 0x10, "a", 1);
+  const uint32_t b = add_switch(e, 0x11, "b", 2);
+  const uint32_t c = add_switch(e, 0x12, "c", 3);
   ASSERT_EQ(psssp_engine_connect(e, a, 1, b, 1), 0);
   ASSERT_EQ(psssp_engine_connect(e, b, 2, c, 1), 0);
   ASSERT_EQ(psssp_engine_connect(e, a, 2, c, 2), 0);
@@ -252,12 +255,8 @@ TEST(EngineBridge, HopTablesAfterAFaultFromKeptRows) {
     SCOPED_TRACE(sweep);
     psssp_engine_begin(e);
     uint32_t sw[4];
-    for (unsigned i = 0; i < 4; ++i) {
-      sw[i] = psssp_engine_add_node(e, PSSSP_NODE_SWITCH, 0x10 + i, "s", ports - 1);
-      ASSERT_EQ(psssp_engine_set_port(e, sw[i], 0, 0x10 + i, static_cast<uint16_t>(i + 1), 0, 4,
-                                      PSSSP_SPEED_QDR, 1),
-                0);
-    }
+    for (unsigned i = 0; i < 4; ++i)
+      sw[i] = add_switch(e, 0x10 + i, "s", static_cast<uint16_t>(i + 1), ports - 1);
     for (unsigned i = 0; i < 4; ++i) {
       if (sweep == 1 && i == 1) continue;  // the failed cable s1-s2
       ASSERT_EQ(psssp_engine_connect(e, sw[i], 2, sw[(i + 1) % 4], 1), 0);
