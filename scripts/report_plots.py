@@ -77,7 +77,12 @@ def load_cdfs(panels, engines, title, path, xlabel):
             ax.set_ylim(0, 1.02)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(title, fontsize=10)
+    return _save(plt, fig, title, path, 10)
+
+
+def _save(plt, fig, title, path, title_size):
+    """Titles, lays out and writes a figure as PNG; returns the path."""
+    fig.suptitle(title, fontsize=title_size)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -109,11 +114,7 @@ def ebb_histograms(histograms, patterns, engines, title, path):
         ax.set_xlim(0, 1)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, title, path, 9)
 
 
 def draw_graph(dot_file, path, timeout=600):
