@@ -18,8 +18,16 @@ stamps in microseconds), counted from the moment the unlink was written to the c
               for all pending MADs first; with -Q, as dfsssp runs, the QoS
               setup's MADs are included);
   routing     the routing window of that re-sweep: "building routing with"
-              to "tables configured".
+              to "tables configured";
+  before      the unlink to "building routing with": the trap, OpenSM's
+              discovery (twice when the second end's trap arrives while it
+              discovers) and its LID and port set-up, the same for every
+              engine;
+  share       the engine's share: its routing window plus the upload of the
+              blocks it changed (configured to acked).
 
+OpenSM's discovery sends max_wire_smps SMPs at a time (default 4);
+--opensm-conf 'max_wire_smps 32' shortens it equally for every engine.
 The cable is then relinked and the fabric left to settle before the next one.
 Medians over the cables, and ratios psssp / engine, are printed.
 
@@ -29,6 +37,7 @@ Medians over the cables, and ratios psssp / engine, are printed.
 """
 
 import argparse
+import collections
 import os
 import random
 import re
@@ -74,15 +83,26 @@ def log_since(sm, offset):
         return f.read()
 
 
+Recovery = collections.namedtuple(
+    "Recovery", "configured acked window before_routing discoveries engine")
+HEAVY_SWEEP = "INITIATING HEAVY SWEEP"
+
+
 def sweep_times(text, start, year):
-    """(configured, acked, routing window, engine) of the first re-sweep in
-    `text` (log written after the unlink at wall time `start`); None where a
-    line is missing."""
+    """Recovery of the first re-sweep in `text` (log written after the unlink
+    at wall time `start`); None where a line is missing. before_routing is
+    the unlink to "building routing with" (the trap, OpenSM's discovery and
+    its LID and port set-up: the same work for every engine); discoveries
+    counts OpenSM's heavy-sweep discoveries in that time (a trap arriving
+    while it discovers makes it discover again)."""
     routing_start = configured = acked = window = None
     engine = last = None
+    discoveries = 0
     for line in text.splitlines():
         # A message box's text follows its time-stamped first line.
         last = stamp(line, year) or last
+        if routing_start is None and HEAVY_SWEEP in line:
+            discoveries += 1
         if routing_start is None and ROUTING_STARTS in line:
             routing_start = stamp(line, year)
         elif configured is None and CONFIGURED.search(line):
@@ -94,7 +114,16 @@ def sweep_times(text, start, year):
         elif configured is not None and ACKED in line:
             acked = last - start
             break
-    return configured, acked, window, engine
+    before = None if routing_start is None else routing_start - start
+    return Recovery(configured, acked, window, before, discoveries, engine)
+
+
+def engine_share(r):
+    """The part of a recovery an engine decides: its routing window plus the
+    upload of the LFT blocks it changed (configured to acked)."""
+    if r.window is None or r.acked is None:
+        return None
+    return r.window + (r.acked - r.configured)
 
 
 def wait_for(sm, offset, needle, timeout):
@@ -126,7 +155,7 @@ def settle(sm, offset, timeout, quiet=2.0):
 
 def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
     """(seconds to subnet up, routing window of that first sweep, [(cable,
-    configured, acked, window, engine that configured, tables check or None)])
+    Recovery, tables check or None)])
     for one engine."""
     setup = EngineSetup(engine if plugin_dir is None else "psssp")
     env = dict(setup.env)
@@ -142,6 +171,7 @@ def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
     with open(modules, "w") as f:
         f.write("osm_ucast_mgr.c 0x07\nosm_state_mgr.c 0x07\n")
     conf = (setup.conf or "") + "per_module_logging_file %s\n" % modules
+    conf += "".join("%s\n" % line for line in args.opensm_conf)
     fabric = IbsimFabric(net, workdir, console=True, extra_args=extra)
     fabric.start(timeout=args.timeout)  # loading 32768 hosts takes ibsim minutes
     try:
@@ -161,10 +191,10 @@ def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
             if not wait_for(sm, offset, ACKED, args.timeout):
                 raise SessionError("%s: no re-sweep within %ds of unlinking %s[%d]; log %s" % (
                     engine, args.timeout, sw, port, sm.run.log_path))
-            configured, acked, window, used = sweep_times(log_since(sm, offset), start, year)
+            recovery = sweep_times(log_since(sm, offset), start, year)
             settle(sm, offset, args.timeout)
             check = tables_check(fabric, workdir, "after-fault") if args.check else None
-            rows.append(("%s[%d]" % (sw, port), configured, acked, window, used, check))
+            rows.append(("%s[%d]" % (sw, port), recovery, check))
             offset = log_size(sm)
             fabric.console('ReLink "%s"[%d]' % (sw, port))
             wait_for(sm, offset, ROUTING_STARTS, args.timeout)
@@ -201,6 +231,9 @@ def main():
                    "connected pair on the fabric without the cable (dump_fts, psssp-sim check; "
                    "slow on large fabrics)")
     p.add_argument("--workdir", help="keep logs here (default: a new temporary directory)")
+    p.add_argument("--opensm-conf", action="append", default=[], metavar="'KEY VALUE'",
+                   help="an opensm.conf line for every engine, e.g. 'max_wire_smps 32' "
+                   "(repeatable)")
     args = p.parse_args()
     engines = [e for e in args.engines.split(",") if e]
     if args.baseline_plugin:
@@ -226,25 +259,33 @@ def main():
             results[engine] = (None, None, [])
             continue
         results[engine] = (up, first, rows)
-        for cable, configured, acked, window, used, check in rows:
-            print("  %-10s %-24s configured %s s, acked %s s, routing window %s s%s%s" % (
-                engine, cable, fmt(configured), fmt(acked), fmt(window),
-                "" if used in (None, engine.split("-")[0]) else " (tables by %s)" % used,
-                "" if check is None else "; tables check %s" % ("ok" if check else "FAILED")),
-                flush=True)
-            failed += check is False or configured is None
+        for cable, r, check in rows:
+            print("  %-10s %-24s configured %s s, acked %s s, routing window %s s, "
+                  "before routing %s s (%d discoveries)%s%s" % (
+                      engine, cable, fmt(r.configured), fmt(r.acked), fmt(r.window),
+                      fmt(r.before_routing), r.discoveries,
+                      "" if r.engine in (None, engine.split("-")[0])
+                      else " (tables by %s)" % r.engine,
+                      "" if check is None else "; tables check %s" % ("ok" if check else "FAILED")),
+                  flush=True)
+            failed += check is False or r.configured is None
     print("\n| engine | subnet up s | first routing window s | recovery to tables configured s "
-          "| to last LFT acked s | re-sweep routing window s |")
-    print("|---|---|---|---|---|---|")
+          "| to last LFT acked s | re-sweep routing window s | before routing s "
+          "| engine's share s |")
+    print("|---|---|---|---|---|---|---|---|")
     med = {}
     for engine, (up, first, rows) in results.items():
-        med[engine] = tuple(median([r[i] for r in rows]) for i in (1, 2, 3))
-        print("| %s | %s | %s | %s | %s | %s |" % (engine, fmt(up, 1), fmt(first),
-                                                  *(fmt(v) for v in med[engine])))
+        recoveries = [r for _, r, _ in rows]
+        med[engine] = tuple(median(values) for values in (
+            [r.configured for r in recoveries], [r.acked for r in recoveries],
+            [r.window for r in recoveries], [engine_share(r) for r in recoveries]))
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            engine, fmt(up, 1), fmt(first), *(fmt(v) for v in med[engine][:3]),
+            fmt(median([r.before_routing for r in recoveries])), fmt(med[engine][3])))
     if "psssp" in med:
         print("\nratios psssp / engine (medians, same run; < 1 means psssp is faster):")
-        print("| engine | configured | acked | re-sweep routing window |")
-        print("|---|---|---|---|")
+        print("| engine | configured | acked | re-sweep routing window | engine's share |")
+        print("|---|---|---|---|---|")
         for engine, values in med.items():
             if engine == "psssp":
                 continue
