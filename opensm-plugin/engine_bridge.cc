@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct psssp_engine {
   std::string description;
   std::string error;
   psssp::Fabric fabric;
+  bool indexed = false;  // fabric.index() ran since the snapshot last changed
   psssp::RoutingResult result;
   psssp::LayerTable layers;  // empty unless vls=N
   unsigned layers_needed = 1, layers_used = 1;
@@ -55,6 +57,14 @@ struct psssp_engine {
   // back, its entries return to them (routing/incremental.h).
   std::unordered_map<uint64_t, std::vector<psssp::PortNum>> reference;
   std::size_t reference_cables = 0;  // live switch cables when it was made
+  // A routing started by psssp_engine_route_start: it runs on its own thread
+  // while the plugin writes OpenSM's hop tables, and writes only `result`,
+  // `layers*`, `reference*`, `routed*` and the three fields below until
+  // psssp_engine_route_finish joins it.
+  std::thread route_thread;
+  int route_rc = 0;
+  std::string route_error;
+  psssp_route_stats route_stats{};
 };
 
 // The C enums of engine_bridge.h mirror the core's: the bridge casts between them.
@@ -75,21 +85,39 @@ static_assert(PSSSP_SPEED_UNKNOWN == static_cast<int>(psssp::LinkSpeed::unknown)
 
 namespace {
 
-// Runs `body`, turning any exception into an error code and a message, so
-// nothing propagates into OpenSM's C code.
+// Runs `body`, turning any exception into an error code and a message in
+// `error`, so nothing propagates into OpenSM's C code.
 template <typename Body>
-int guarded(psssp_engine* e, Body&& body) {
+int guarded_into(std::string& error, Body&& body) {
   try {
     body();
     return 0;
   } catch (const std::bad_alloc&) {
-    e->error = "out of memory";
+    error = "out of memory";
   } catch (const std::exception& ex) {
-    e->error = ex.what();
+    error = ex.what();
   } catch (...) {
-    e->error = "unknown internal error";
+    error = "unknown internal error";
   }
   return -1;
+}
+
+template <typename Body>
+int guarded(psssp_engine* e, Body&& body) {
+  return guarded_into(e->error, std::forward<Body>(body));
+}
+
+// Indexes the snapshot once after it changed: index() rebuilds the fabric's
+// lookup tables, so it must not run while a started routing reads them.
+void index_once(psssp_engine* e) {
+  if (e->indexed) return;
+  e->fabric.index();
+  e->indexed = true;
+}
+
+// Waits for a started routing and forgets its outcome.
+void discard_started_route(psssp_engine* e) {
+  if (e->route_thread.joinable()) e->route_thread.join();
 }
 
 std::size_t live_switch_cables(const psssp::Fabric& f) {
@@ -150,7 +178,10 @@ psssp_engine_t* psssp_engine_new(const char* options, char* err, size_t err_len)
   return nullptr;
 }
 
-void psssp_engine_free(psssp_engine_t* engine) { delete engine; }
+void psssp_engine_free(psssp_engine_t* engine) {
+  if (engine) discard_started_route(engine);
+  delete engine;
+}
 
 const char* psssp_engine_describe(const psssp_engine_t* engine) {
   return engine->description.c_str();
@@ -159,7 +190,9 @@ const char* psssp_engine_describe(const psssp_engine_t* engine) {
 const char* psssp_engine_error(const psssp_engine_t* engine) { return engine->error.c_str(); }
 
 void psssp_engine_begin(psssp_engine_t* e) {
+  discard_started_route(e);
   e->fabric = psssp::Fabric();
+  e->indexed = false;
   e->result = psssp::RoutingResult();
   e->layers = psssp::LayerTable();
   e->layers_needed = e->layers_used = 1;
@@ -174,7 +207,7 @@ int psssp_engine_set_current_lft(psssp_engine_t* e, uint32_t node, const uint8_t
                                  size_t count) {
   return guarded(e, [&] {
     if (e->current.lid_count() == 0) {
-      e->fabric.index();
+      index_once(e);
       e->current = psssp::ForwardingTables(e->fabric);
     }
     if (node >= e->fabric.node_count() || !e->current.has_switch(node))
@@ -196,6 +229,7 @@ uint32_t psssp_engine_add_node(psssp_engine_t* e, int kind, uint64_t guid, const
     std::snprintf(name, sizeof name, "0x%016llx", static_cast<unsigned long long>(guid));
     if (num_ports > psssp::kMaxPorts)
       throw psssp::FabricError(std::string(name) + ": too many ports");
+    e->indexed = false;
     id = e->fabric.add_node(type, name, static_cast<psssp::PortNum>(num_ports));
     psssp::Node& n = e->fabric.node(id);
     n.guid = guid;
@@ -210,6 +244,7 @@ int psssp_engine_set_port(psssp_engine_t* e, uint32_t node, unsigned port, uint6
     if (node >= e->fabric.node_count() || port > e->fabric.node(node).num_ports())
       throw psssp::FabricError("node " + std::to_string(node) + " has no port " +
                                std::to_string(port));
+    e->indexed = false;
     psssp::Port& p = e->fabric.port(psssp::PortRef{node, static_cast<psssp::PortNum>(port)});
     p.guid = guid;
     p.lid = lid;
@@ -225,6 +260,7 @@ int psssp_engine_connect(psssp_engine_t* e, uint32_t node, unsigned port, uint32
   return guarded(e, [&] {
     const psssp::PortRef a{node, static_cast<psssp::PortNum>(port)};
     const psssp::PortRef b{remote_node, static_cast<psssp::PortNum>(remote_port)};
+    e->indexed = false;
     e->fabric.connect(a, b);  // keeps the rates set_port stored
     // A link is only as healthy as its worse end.
     const bool healthy = e->fabric.port(a).healthy && e->fabric.port(b).healthy;
@@ -232,75 +268,120 @@ int psssp_engine_connect(psssp_engine_t* e, uint32_t node, unsigned port, uint32
   });
 }
 
+namespace {
+
+// Routes the indexed snapshot (psssp_engine_route); throws on failure.
+void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
+  psssp::RoutingOptions routing = e->options.routing;
+  if (!e->options.guid_file.empty())
+    routing.guid_list = psssp::read_guid_list(e->options.guid_file);
+  const bool incremental = e->options.incremental && e->routed_before && e->current.lid_count() > 0;
+  if (incremental) {
+    const psssp::ForwardingTables reference = reference_tables(*e);
+    e->result = psssp::route_psssp_incremental(e->fabric, e->current, routing,
+                                               e->options.incremental_options, &reference);
+  } else {
+    e->result = psssp::route_psssp(e->fabric, routing);
+  }
+  if (!e->result.incremental.used) keep_reference(*e);
+  e->routed_before = true;
+  double layer_seconds = 0.0;
+  if (e->options.vls) {
+    // The hardware may offer fewer data VLs than the admin asked for.
+    psssp::deadlock::LayerOptions lo;
+    lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
+    psssp::deadlock::LayerAssignment a =
+        psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
+    e->layers = std::move(a.table);
+    e->layers_needed = a.layers_needed;
+    e->layers_used = a.layers_used;
+    layer_seconds = a.seconds;
+  }
+  e->routed = true;
+  if (!stats) return;
+  std::memset(stats, 0, sizeof *stats);
+  stats->switches = static_cast<unsigned>(e->fabric.switches().size());
+  stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
+  stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
+  stats->lids = static_cast<unsigned>(e->fabric.max_lid());
+  stats->seconds = e->result.seconds + layer_seconds;
+  stats->layers_needed = e->layers_needed;
+  stats->layers = e->layers_used;
+  stats->full_effort = e->result.full_effort ? 1 : 0;
+  stats->refine_passes = e->result.refine_passes_run;
+  stats->converged = e->result.converged ? 1 : 0;
+  stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
+  const auto& inc = e->result.incremental;
+  stats->incremental = inc.used ? 1 : 0;
+  stats->entries = inc.entries;
+  stats->kept = inc.kept;
+  stats->repaired = inc.repaired;
+  stats->restored = inc.restored;
+  stats->rebalanced = inc.rebalanced;
+  std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
+                incremental && !inc.used ? inc.reason.c_str() : "");
+  // Load statistics over the switch-to-switch channels that exist.
+  double sum = 0;
+  unsigned count = 0;
+  for (const psssp::NodeId sw : e->fabric.switches()) {
+    const psssp::Node& n = e->fabric.node(sw);
+    for (psssp::PortNum p = 1; p < n.ports.size(); ++p) {
+      const psssp::Port& port = n.ports[p];
+      if (!port.usable() || !e->fabric.node(port.remote.node).is_switch()) continue;
+      const psssp::ChannelId c = e->fabric.channel(psssp::PortRef{sw, p});
+      const double load = c < e->result.channel_load.size() ? e->result.channel_load[c] : 0.0;
+      sum += load;
+      ++count;
+      if (load > stats->max_load) stats->max_load = load;
+    }
+  }
+  stats->mean_load = count ? sum / count : 0.0;
+}
+
+}  // namespace
+
 int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_stats* stats) {
+  if (e->route_thread.joinable()) {
+    e->error = "a started routing is still running";
+    return -1;
+  }
   return guarded(e, [&] {
-    e->fabric.index();
-    psssp::RoutingOptions routing = e->options.routing;
-    if (!e->options.guid_file.empty())
-      routing.guid_list = psssp::read_guid_list(e->options.guid_file);
-    const bool incremental =
-        e->options.incremental && e->routed_before && e->current.lid_count() > 0;
-    if (incremental) {
-      const psssp::ForwardingTables reference = reference_tables(*e);
-      e->result = psssp::route_psssp_incremental(e->fabric, e->current, routing,
-                                                 e->options.incremental_options, &reference);
-    } else {
-      e->result = psssp::route_psssp(e->fabric, routing);
-    }
-    if (!e->result.incremental.used) keep_reference(*e);
-    e->routed_before = true;
-    double layer_seconds = 0.0;
-    if (e->options.vls) {
-      // The hardware may offer fewer data VLs than the admin asked for.
-      psssp::deadlock::LayerOptions lo;
-      lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
-      psssp::deadlock::LayerAssignment a =
-          psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
-      e->layers = std::move(a.table);
-      e->layers_needed = a.layers_needed;
-      e->layers_used = a.layers_used;
-      layer_seconds = a.seconds;
-    }
-    e->routed = true;
-    if (!stats) return;
-    std::memset(stats, 0, sizeof *stats);
-    stats->switches = static_cast<unsigned>(e->fabric.switches().size());
-    stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
-    stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
-    stats->lids = static_cast<unsigned>(e->fabric.max_lid());
-    stats->seconds = e->result.seconds + layer_seconds;
-    stats->layers_needed = e->layers_needed;
-    stats->layers = e->layers_used;
-    stats->full_effort = e->result.full_effort ? 1 : 0;
-    stats->refine_passes = e->result.refine_passes_run;
-    stats->converged = e->result.converged ? 1 : 0;
-    stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
-    const auto& inc = e->result.incremental;
-    stats->incremental = inc.used ? 1 : 0;
-    stats->entries = inc.entries;
-    stats->kept = inc.kept;
-    stats->repaired = inc.repaired;
-    stats->restored = inc.restored;
-    stats->rebalanced = inc.rebalanced;
-    std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
-                  incremental && !inc.used ? inc.reason.c_str() : "");
-    // Load statistics over the switch-to-switch channels that exist.
-    double sum = 0;
-    unsigned count = 0;
-    for (const psssp::NodeId sw : e->fabric.switches()) {
-      const psssp::Node& n = e->fabric.node(sw);
-      for (psssp::PortNum p = 1; p < n.ports.size(); ++p) {
-        const psssp::Port& port = n.ports[p];
-        if (!port.usable() || !e->fabric.node(port.remote.node).is_switch()) continue;
-        const psssp::ChannelId c = e->fabric.channel(psssp::PortRef{sw, p});
-        const double load = c < e->result.channel_load.size() ? e->result.channel_load[c] : 0.0;
-        sum += load;
-        ++count;
-        if (load > stats->max_load) stats->max_load = load;
-      }
-    }
-    stats->mean_load = count ? sum / count : 0.0;
+    index_once(e);
+    route_now(e, data_vls, stats);
   });
+}
+
+int psssp_engine_route_start(psssp_engine_t* e, unsigned data_vls) {
+  if (e->route_thread.joinable()) {
+    e->error = "a started routing is still running";
+    return -1;
+  }
+  return guarded(e, [&] {
+    index_once(e);
+    e->route_rc = 0;
+    e->route_error.clear();
+    e->route_thread = std::thread([e, data_vls] {
+      e->route_rc = guarded_into(e->route_error, [&] { route_now(e, data_vls, &e->route_stats); });
+    });
+  });
+}
+
+int psssp_engine_route_started(const psssp_engine_t* e) {
+  return e->route_thread.joinable() ? 1 : 0;
+}
+
+int psssp_engine_route_finish(psssp_engine_t* e, struct psssp_route_stats* stats) {
+  if (!e->route_thread.joinable()) {
+    e->error = "no routing was started";
+    return -1;
+  }
+  e->route_thread.join();
+  if (e->route_rc != 0) {
+    e->error = e->route_error;
+    return -1;
+  }
+  if (stats) *stats = e->route_stats;
+  return 0;
 }
 
 namespace {
@@ -344,7 +425,7 @@ void update_hop_entries(psssp_engine* e) {
 int psssp_engine_build_hops(psssp_engine_t* e) {
   e->hops_built = false;
   return guarded(e, [&] {
-    e->fabric.index();
+    index_once(e);
     e->hops = psssp::routing::MinHopMatrix(e->fabric, e->options.routing.threads);
     update_hop_entries(e);
     e->hops_built = true;

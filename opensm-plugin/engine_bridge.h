@@ -74,6 +74,18 @@ int psssp_engine_set_current_lft(psssp_engine_t *engine, uint32_t node, const ui
  * layers than min(N, data_vls) is an error naming both numbers.
  * 0 on success; negative with psssp_engine_error set. */
 int psssp_engine_route(psssp_engine_t *engine, unsigned data_vls, struct psssp_route_stats *stats);
+
+/* The same routing on a thread of its own, so that the caller can write
+ * OpenSM's hop tables meanwhile: psssp_engine_route_start returns at once
+ * (negative when no thread could start; then route with psssp_engine_route),
+ * psssp_engine_route_finish waits for it and returns what psssp_engine_route
+ * would have. Until then the caller must not change the snapshot (begin,
+ * add_node, set_port, connect, set_current_lft) or read the routing's
+ * results; psssp_engine_begin and psssp_engine_free wait for a started
+ * routing and drop its outcome. */
+int psssp_engine_route_start(psssp_engine_t *engine, unsigned data_vls);
+int psssp_engine_route_started(const psssp_engine_t *engine);
+int psssp_engine_route_finish(psssp_engine_t *engine, struct psssp_route_stats *stats);
 /* OpenSM's min-hop matrices ("LID matrices") of the snapshot, computed by
  * the core (routing/min_hop_matrix.h): exactly the hop tables OpenSM's own
  * osm_ucast_mgr_build_lid_matrices builds with every hop weight 1. 0 on

@@ -41,6 +41,9 @@ static double seconds_now(void) {
 }
 
 static void drop_snapshot(struct psssp_plugin *plugin) {
+  /* A routing started on the snapshot ends with it, its outcome unused. */
+  if (plugin->engine && psssp_engine_route_started(plugin->engine))
+    psssp_engine_route_finish(plugin->engine, NULL);
   psssp_node_index_free(&plugin->index);
   plugin->snapshot_ready = 0;
 }
@@ -59,6 +62,35 @@ static int take_snapshot(struct psssp_plugin *plugin) {
   }
   plugin->snapshot_ready = 1;
   return 0;
+}
+
+/* Test build only: PSSSP_FAULT_AT_TASK=n makes the n-th parallel task of
+ * the routing throw std::bad_alloc (tests/test_fault_injection.py). */
+static void arm_routing_fault(void) {
+#ifdef PSSSP_FAULT_INJECTION
+  if (getenv("PSSSP_FAULT_AT_TASK"))
+    psssp_engine_arm_task_fault(strtoull(getenv("PSSSP_FAULT_AT_TASK"), NULL, 10));
+#endif
+}
+
+/* A fault armed for one step must count only that step's tasks, so the test
+ * build routes after the hop tables when it arms one. */
+static int faults_armed(void) {
+#ifdef PSSSP_FAULT_INJECTION
+  return getenv("PSSSP_FAULT_AT_TASK") || getenv("PSSSP_FAULT_AT_HOPS_TASK");
+#else
+  return 0;
+#endif
+}
+
+/* Starts routing the snapshot on the engine's own thread, to run while the
+ * hop tables are built and written; build_fwd_tables collects it. When no
+ * thread starts, build_fwd_tables routes as before. */
+static void start_routing(struct psssp_plugin *plugin) {
+  if (psssp_engine_route_start(plugin->engine, plugin->osm->subn.min_data_vls) != 0)
+    OSM_LOG(&plugin->osm->log, OSM_LOG_VERBOSE,
+            "psssp: routing waits for the hop tables (no thread: %s)\n",
+            psssp_engine_error(plugin->engine));
 }
 
 /* The switches' hop tables ("LID matrices"), the same OpenSM's min-hop step
@@ -84,6 +116,7 @@ static int build_lid_matrices(void *context) {
     return 1;
   }
   snapshot = seconds_now();
+  if (!faults_armed()) start_routing(plugin);
 #ifdef PSSSP_FAULT_INJECTION
   /* Test build only: PSSSP_FAULT_AT_HOPS_TASK=n makes the n-th parallel task
    * of the LID matrix computation throw std::bad_alloc. */
@@ -105,10 +138,15 @@ static int build_lid_matrices(void *context) {
   }
   OSM_LOG(log, OSM_LOG_INFO,
           "psssp: LID matrices for %zu switch LIDs built in %.3f s (snapshot %.3f s, "
-          "BFS and %zu changed rows %.3f s, setting hops %.3f s)\n",
+          "BFS and %zu changed rows %.3f s, setting hops %.3f s%s)\n",
           psssp_engine_hop_lid_count(plugin->engine), seconds_now() - start, snapshot - start,
           psssp_engine_hop_rows_computed(plugin->engine), computed - snapshot,
-          seconds_now() - computed);
+          seconds_now() - computed,
+          psssp_engine_route_started(plugin->engine) ? ", routing meanwhile" : "");
+  if (faults_armed()) {
+    arm_routing_fault();
+    start_routing(plugin);
+  }
   return 0;
 }
 
@@ -140,17 +178,18 @@ static int build_fwd_tables(void *context) {
   struct psssp_plugin *plugin = context;
   osm_log_t *log = &plugin->osm->log;
   struct psssp_route_stats stats;
-  int rc = -1;
+  int routed, rc = -1;
 
-  /* The snapshot build_lid_matrices took moments ago, else a fresh one. */
-  if (!plugin->snapshot_ready && take_snapshot(plugin) != 0) goto out;
-#ifdef PSSSP_FAULT_INJECTION
-  /* Test build only: PSSSP_FAULT_AT_TASK=n makes the n-th parallel task of
-   * this routing throw std::bad_alloc (tests/test_fault_injection.py). */
-  if (getenv("PSSSP_FAULT_AT_TASK"))
-    psssp_engine_arm_task_fault(strtoull(getenv("PSSSP_FAULT_AT_TASK"), NULL, 10));
-#endif
-  if (psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats) != 0) {
+  /* The routing build_lid_matrices started moments ago on its snapshot,
+   * else a routing now, of a fresh snapshot if there is none. */
+  if (psssp_engine_route_started(plugin->engine)) {
+    routed = psssp_engine_route_finish(plugin->engine, &stats);
+  } else {
+    if (!plugin->snapshot_ready && take_snapshot(plugin) != 0) goto out;
+    arm_routing_fault();
+    routed = psssp_engine_route(plugin->engine, plugin->osm->subn.min_data_vls, &stats);
+  }
+  if (routed != 0) {
     OSM_LOG(log, OSM_LOG_ERROR, "ERR F502: psssp routing failed: %s\n",
             psssp_engine_error(plugin->engine));
     goto out;

@@ -174,6 +174,8 @@ def multicast_tables(fabric, matrices, hosts, leaf_ports, args):
     sm = fabric.start_opensm(list(args), conf=conf_for(matrices), env_extra=plugin_env())
     try:
         sm.wait_for_log(CONFIGURED)
+        # OpenSM ignores SA MADs until its first sweep is over (osm_sa_mad_ctrl.c).
+        sm.wait_for_log("SUBNET UP")
         for host in hosts:
             join(fabric, host)
         path = sm.run.dump("opensm.mcfdbs")
