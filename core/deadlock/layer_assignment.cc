@@ -53,13 +53,12 @@ class SlotBits {
 // and taken out again only when the route that added them is refused, so no
 // route counts are needed. On switches of up to 64 ports the edges are also
 // kept as port masks per channel (out_ports_: the ports a channel's arrivals
-// leave by; in_ports_: the ports a channel's departures came in by), so the
-// searches visit the edges instead of scanning every slot of a switch (most
-// are empty).
+// leave by), so the searches visit the edges instead of scanning every slot
+// of a switch (most are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
-  // is in the graph; predecessors likewise backwards.
+  // is in the graph.
   auto succ() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef at = g_.slots.arrival(v);
@@ -76,21 +75,6 @@ class LayerGraph {
         if (present_.test(base + q)) visit(chan0 + q);
     };
   }
-  auto pred() const {
-    return [this](std::uint32_t v, auto&& visit) {
-      const PortRef from = g_.port_of_channel[v];
-      if (g_.narrow) {
-        for (std::uint64_t bits = in_ports_[v]; bits != 0; bits &= bits - 1)
-          visit(
-              g_.slots.switch_channel_into(from.node, static_cast<PortNum>(__builtin_ctzll(bits))));
-        return;
-      }
-      const unsigned width = g_.slots.width(from.node);
-      for (unsigned p = 1; p < width; ++p)
-        if (present_.test(g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)))
-          visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
-    };
-  }
 
  public:
   explicit LayerGraph(const Geometry& g)
@@ -98,7 +82,6 @@ class LayerGraph {
         present_(g.slots.size()),
         refused_(g.slots.size()),
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
-        in_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
@@ -110,7 +93,7 @@ class LayerGraph {
     added_.clear();
     for (const Dependency& d : deps) {
       if (present_.test(d.slot)) continue;
-      if (!order_.insert(d.from, d.to, succ(), pred())) {
+      if (!order_.insert(d.from, d.to, succ())) {
         if (added_.empty()) refused_.set(d.slot);
         rollback();
         return false;
@@ -122,7 +105,7 @@ class LayerGraph {
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 24 : 8);
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 20 : 12);
   }
 
  private:
@@ -133,21 +116,19 @@ class LayerGraph {
       set_edge(*d, false);
     }
   }
-  // The port masks of dependency d (from the channel into port p of a switch
-  // to the channel out of its port q).
+  // The port mask of dependency d (from the channel into a switch to the
+  // channel out of its port q).
   void set_edge(const Dependency& d, bool on) {
     if (!g_.narrow) return;
     const std::uint64_t q = std::uint64_t{1} << g_.port_of_channel[d.to].port;
-    const std::uint64_t p = std::uint64_t{1} << g_.slots.arrival(d.from).port;
     out_ports_[d.from] = on ? out_ports_[d.from] | q : out_ports_[d.from] & ~q;
-    in_ports_[d.to] = on ? in_ports_[d.to] | p : in_ports_[d.to] & ~p;
   }
 
   const Geometry& g_;
   SlotBits present_;
-  SlotBits refused_;                                 // adding the dependency closes a cycle
-  std::vector<std::uint64_t> out_ports_, in_ports_;  // per channel, when g_.narrow
-  std::vector<const Dependency*> added_;             // by the add() under way
+  SlotBits refused_;                      // adding the dependency closes a cycle
+  std::vector<std::uint64_t> out_ports_;  // per channel, when g_.narrow
+  std::vector<const Dependency*> added_;  // by the add() under way
   OnlineTopologicalOrder order_;
 };
 
@@ -188,6 +169,7 @@ class LayerPlanner {
         length_(ns_ * dests_.size()),
         layer_of_(length_.size(), 0),
         order_(options.order) {
+    for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
     for (std::size_t s = 0; s < ns_; ++s)
       for (const SourcePort& p : sources_[s].ports) weight_[s] += p.lid_count;
   }
@@ -273,7 +255,8 @@ class LayerPlanner {
     bool capped = false;
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
-      route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
+      if (!lean_dependencies(s, d))
+        route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
       for (unsigned l = 0;; ++l) {
         if (l == layers_.size()) {
           if (l == kSearchCap) {
@@ -289,6 +272,34 @@ class LayerPlanner {
       }
     });
     return capped ? 0 : static_cast<unsigned>(layers_.size());
+  }
+
+  // The dependencies of the route from sources_[s] to dests_[d] into deps_,
+  // straight from the LFT bytes and the tracer's port table (no hop list);
+  // false when the route is not delivered (route_dependencies then walks it
+  // and the survey has already refused loops).
+  bool lean_dependencies(std::size_t s, std::size_t d) {
+    deps_.clear();
+    const Lid dlid = dests_[d];
+    std::uint32_t row = rows_[s];
+    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return false;
+    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
+    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
+    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
+      const PortNum p = tracer_.lfts().at(row, dlid);
+      ChannelId channel = 0;
+      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+      if (next == RouteTracer::kFailed) return false;
+      if (next == RouteTracer::kArrived) return true;
+      if (prev != kNoChannel) {
+        const PortRef at = g_.slots.arrival(prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
+      }
+      if (!g_.slots.arrival(channel).valid()) return false;
+      prev = channel;
+      row = next;
+    }
+    return false;  // a loop
   }
 
   // The requested order first; if it needs too many layers, the others.
@@ -335,25 +346,22 @@ class LayerPlanner {
     }
     std::vector<std::size_t> target(k);
     for (unsigned i = 0; i < k; ++i) target[i] = (load_[i] + members[i] - 1) / members[i];
-    std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
       std::uint8_t& layer = layer_of_[d * ns_ + s];
       const unsigned from = layer;
       const std::size_t share = target[group[from]];
       if (load_[from] <= share) return;
-      // Layers by load ascending, ties by index (a stable insertion sort).
+      // The emptiest layer of the group that stays within the share (ties:
+      // lowest).
+      unsigned to = n;
       for (unsigned l = 0; l < n; ++l) {
-        unsigned j = l;
-        for (; j > 0 && load_[by_load[j - 1]] > load_[l]; --j) by_load[j] = by_load[j - 1];
-        by_load[j] = l;
+        if (l == from || group[l] != group[from] || load_[l] + weight_[s] > share) continue;
+        if (to == n || load_[l] < load_[to]) to = l;
       }
-      for (unsigned to : by_load) {
-        if (to == from || group[to] != group[from] || load_[to] + weight_[s] > share) continue;
-        layer = static_cast<std::uint8_t>(to);
-        load_[from] -= weight_[s];
-        load_[to] += weight_[s];
-        break;
-      }
+      if (to == n) return;
+      layer = static_cast<std::uint8_t>(to);
+      load_[from] -= weight_[s];
+      load_[to] += weight_[s];
     });
   }
 
@@ -390,9 +398,11 @@ class LayerPlanner {
   const std::vector<SourceSwitch> sources_;
   const std::vector<Lid> dests_;
   const std::size_t ns_;
-  std::vector<std::size_t> weight_;     // routes per path of a source switch
-  std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
-  std::vector<unsigned> lengths_;       // the lengths that occur, ascending
+  const std::size_t max_hops_ = tracer_.switch_count();  // more hops than this: a loop
+  std::vector<std::uint32_t> rows_;                      // tracer row per source switch
+  std::vector<std::size_t> weight_;                      // routes per path of a source switch
+  std::vector<std::uint8_t> length_;                     // dependencies per path, capped at 255
+  std::vector<unsigned> lengths_;                        // the lengths that occur, ascending
   std::vector<std::uint8_t> layer_of_;  // layer per path; into the table at the end
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
