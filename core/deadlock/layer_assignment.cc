@@ -210,6 +210,7 @@ class LayerPlanner {
     for (std::size_t d = 0; d < dests_.size(); ++d) {
       survey.begin(dests_[d]);
       for (std::size_t s = 0; s < ns_; ++s) {
+        prefetch_first_hop(s + 4, d);
         WalkEnd end = WalkEnd::delivered;
         const std::size_t count = survey.count(sources_[s].node, in_union, end);
         if (end == WalkEnd::loop)
@@ -255,6 +256,7 @@ class LayerPlanner {
     bool capped = false;
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
+      prefetch_first_hop(s + 4, d);
       if (!lean_dependencies(s, d))
         route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
       for (unsigned l = 0;; ++l) {
@@ -272,6 +274,14 @@ class LayerPlanner {
       }
     });
     return capped ? 0 : static_cast<unsigned>(layers_.size());
+  }
+
+  // Asks for the LFT byte of a route some routes ahead: the passes visit a
+  // destination's routes source by source, one LFT row each, so the first
+  // lookups of a route would otherwise wait on memory one after another.
+  void prefetch_first_hop(std::size_t s, std::size_t d) const {
+    if (s < ns_ && rows_[s] != RouteTracer::kNoRow && dests_[d] < tracer_.lid_limit())
+      tracer_.prefetch(rows_[s], dests_[d]);
   }
 
   // The dependencies of the route from sources_[s] to dests_[d] into deps_,

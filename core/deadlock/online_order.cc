@@ -4,30 +4,56 @@
 namespace psssp::deadlock {
 
 OnlineTopologicalOrder::OnlineTopologicalOrder(std::size_t vertices)
-    : ord_(vertices), at_(vertices), mark_(vertices, 0) {
-  for (std::size_t v = 0; v < vertices; ++v) ord_[v] = at_[v] = static_cast<std::uint32_t>(v);
+    : label_(vertices + 2), next_(vertices + 2), prev_(vertices + 2), mark_(vertices, 0) {
+  // Sentinels: head (vertices) and tail (vertices + 1) around the list.
+  const auto head = static_cast<std::uint32_t>(vertices), tail = head + 1;
+  std::uint32_t last = head;
+  for (std::uint32_t v = 0; v < vertices; ++v) {
+    next_[last] = v;
+    prev_[v] = last;
+    last = v;
+  }
+  next_[last] = tail;
+  prev_[tail] = last;
+  spread_labels();
 }
 
-void OnlineTopologicalOrder::move_after(std::uint32_t lb, std::uint32_t ub, std::uint32_t stamp) {
-  // Positions lb..ub: the unmarked vertices (x last among them) close up in
-  // their order, then the marked ones follow in theirs. Every edge keeps its
-  // direction: marked vertices have no successors before x other than marked
-  // ones, and unmarked ones only move earlier.
-  found_.clear();
-  std::uint32_t to = lb;
-  for (std::uint32_t pos = lb; pos <= ub; ++pos) {
-    const std::uint32_t v = at_[pos];
-    if (mark_[v] == stamp) {
-      found_.push_back(v);
-      continue;
-    }
-    at_[to] = v;
-    ord_[v] = to++;
-  }
+void OnlineTopologicalOrder::spread_labels() {
+  const std::size_t n = label_.size() - 2;
+  const auto head = static_cast<std::uint32_t>(n), tail = head + 1;
+  const std::uint64_t gap = ~std::uint64_t{0} / (n + 1);
+  std::uint64_t label = 0;
+  for (std::uint32_t v = head; v != tail; v = next_[v], label += gap) label_[v] = label;
+  label_[tail] = ~std::uint64_t{0};
+}
+
+void OnlineTopologicalOrder::move_after(std::uint32_t x) {
+  // The found vertices leave their places (the others keep theirs) and
+  // follow x in their old order. Every edge keeps its direction: a found
+  // vertex's successors before x are found too, its others come after x's
+  // successor in the list, and nothing else moves.
+  std::sort(found_.begin(), found_.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return label_[a] < label_[b]; });
   for (const std::uint32_t v : found_) {
-    at_[to] = v;
-    ord_[v] = to++;
+    next_[prev_[v]] = next_[v];
+    prev_[next_[v]] = prev_[v];
   }
+  std::uint32_t at = x;
+  const std::uint32_t after = next_[x];
+  for (const std::uint32_t v : found_) {
+    next_[at] = v;
+    prev_[v] = at;
+    at = v;
+  }
+  next_[at] = after;
+  prev_[after] = at;
+  const std::uint64_t step = (label_[after] - label_[x]) / (found_.size() + 1);
+  if (step == 0) {
+    spread_labels();
+    return;
+  }
+  std::uint64_t label = label_[x];
+  for (const std::uint32_t v : found_) label_[v] = label += step;
 }
 
 }  // namespace psssp::deadlock
