@@ -53,5 +53,31 @@ TEST(OnlineTopologicalOrder, MatchesBruteForce) {
   }
 }
 
+// Edges from the last vertex to each earlier one, and from each of those to
+// the one before it: every insertion moves vertices into the shrinking gap
+// right after the last vertex, so the labels run out and are spread again
+// (more than 64 halvings); the order must stay topological throughout.
+TEST(OnlineTopologicalOrder, SpreadsLabelsWhenAGapRunsOut) {
+  const std::uint32_t n = 200;
+  std::vector<std::vector<std::uint32_t>> out(n);
+  OnlineTopologicalOrder order(n);
+  auto succ = [&](std::uint32_t v, auto&& visit) {
+    for (std::uint32_t w : out[v]) visit(w);
+  };
+  const std::uint32_t x = n - 1;
+  for (std::uint32_t v = 0; v + 1 < n; ++v) {
+    ASSERT_TRUE(order.insert(x, v, succ)) << v;
+    out[x].push_back(v);
+    if (v > 0) {
+      ASSERT_TRUE(order.insert(v, v - 1, succ)) << v;
+      out[v].push_back(v - 1);
+    }
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint32_t b : out[a]) ASSERT_LT(order.position(a), order.position(b));
+  }
+  // Closing the chain back to x is a cycle.
+  EXPECT_FALSE(order.insert(0, x, succ));
+}
+
 }  // namespace
 }  // namespace psssp::deadlock
