@@ -84,6 +84,13 @@ class LayerGraph {
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
 
+  // Every one of deps is in the graph already (add() would change nothing).
+  bool holds(const std::vector<Dependency>& deps) const {
+    for (const Dependency& d : deps)
+      if (!present_.test(d.slot)) return false;
+    return true;
+  }
+
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
     // A dependency refused stays refused: the graph only grows, so
@@ -254,11 +261,29 @@ class LayerPlanner {
     layers_.clear();
     layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
+    std::size_t last_d = dests_.size();
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
       prefetch_first_hop(s + 4, d);
-      if (!lean_dependencies(s, d))
+      if (d != last_d) {  // forget what was known about the last destination
+        last_d = d;
+        if (++token_ == 0) {
+          std::fill(in_layer0_.begin(), in_layer0_.end(), 0u);
+          token_ = 1;
+        }
+      }
+      const Walk walk = cached_dependencies(s, d);
+      if (walk == Walk::rest_in_layer0) {
+        if (layers_[0]->holds(deps_)) {
+          layer_of_[d * ns_ + s] = 0;
+          mark_in_layer0();
+          return;
+        }
+        lean_dependencies(s, d);  // the whole route after all
+      } else if (walk == Walk::failed) {
         route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
+        walked_.clear();
+      }
       for (unsigned l = 0;; ++l) {
         if (l == layers_.size()) {
           if (l == kSearchCap) {
@@ -269,11 +294,65 @@ class LayerPlanner {
         }
         if (layers_[l]->add(deps_)) {
           layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(l);
+          if (l == 0) mark_in_layer0();
           break;
         }
       }
     });
     return capped ? 0 : static_cast<unsigned>(layers_.size());
+  }
+
+  // The switches of the route just placed in layer 0: every dependency from
+  // each of them on toward the destination is in layer 0 now, and stays
+  // there (a layer only loses the edges of a route it refuses).
+  void mark_in_layer0() {
+    for (const std::uint32_t row : walked_) in_layer0_[row] = token_;
+  }
+
+  enum class Walk { complete, rest_in_layer0, failed };
+  // The route from sources_[s] toward dests_[d] as lean_dependencies walks
+  // it, but stopping at a switch whose way onward an earlier route toward
+  // the same destination put in layer 0 (in_layer0_): deps_ then ends with
+  // the dependency where the route enters that switch (rest_in_layer0).
+  // walked_: the switches walked before it. Routes of a destination from
+  // neighbouring sources mostly merge after a hop or two, so most walks stop
+  // early; a route whose dependencies are all in layer 0 goes there
+  // unchanged (add() would return true and change nothing).
+  Walk cached_dependencies(std::size_t s, std::size_t d) {
+    deps_.clear();
+    walked_.clear();
+    const Lid dlid = dests_[d];
+    std::uint32_t row = rows_[s];
+    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return Walk::failed;
+    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
+    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
+    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
+      if (in_layer0_[row] == token_) {
+        if (prev != kNoChannel && out_to_switch_[row]) {
+          const PortRef at = g_.slots.arrival(prev);
+          deps_.push_back(
+              Dependency{g_.slots.slot(at.node, at.port, out_port_[row]), prev, out_[row]});
+        }
+        return Walk::rest_in_layer0;
+      }
+      const PortNum p = tracer_.lfts().at(row, dlid);
+      ChannelId channel = 0;
+      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+      if (next == RouteTracer::kFailed) return Walk::failed;
+      walked_.push_back(row);
+      out_port_[row] = p;
+      out_[row] = channel;
+      out_to_switch_[row] = next != RouteTracer::kArrived;
+      if (next == RouteTracer::kArrived) return Walk::complete;
+      if (prev != kNoChannel) {
+        const PortRef at = g_.slots.arrival(prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
+      }
+      if (!g_.slots.arrival(channel).valid()) return Walk::failed;
+      prev = channel;
+      row = next;
+    }
+    return Walk::failed;  // a loop
   }
 
   // Asks for the LFT byte of a route some routes ahead: the passes visit a
@@ -410,9 +489,17 @@ class LayerPlanner {
   const std::size_t ns_;
   const std::size_t max_hops_ = tracer_.switch_count();  // more hops than this: a loop
   std::vector<std::uint32_t> rows_;                      // tracer row per source switch
-  std::vector<std::size_t> weight_;                      // routes per path of a source switch
-  std::vector<std::uint8_t> length_;                     // dependencies per path, capped at 255
-  std::vector<unsigned> lengths_;                        // the lengths that occur, ascending
+  // Per switch row, for the destination being placed (token_): its way on
+  // and whether every dependency from it on is in layer 0 already.
+  std::uint32_t token_ = 0;
+  std::vector<std::uint32_t> in_layer0_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
+  std::vector<PortNum> out_port_ = std::vector<PortNum>(tracer_.switch_count(), 0);
+  std::vector<ChannelId> out_ = std::vector<ChannelId>(tracer_.switch_count(), 0);
+  std::vector<std::uint8_t> out_to_switch_ = std::vector<std::uint8_t>(tracer_.switch_count(), 0);
+  std::vector<std::uint32_t> walked_;   // rows of the last cached_dependencies
+  std::vector<std::size_t> weight_;     // routes per path of a source switch
+  std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
+  std::vector<unsigned> lengths_;       // the lengths that occur, ascending
   std::vector<std::uint8_t> layer_of_;  // layer per path; into the table at the end
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
