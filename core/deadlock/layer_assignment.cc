@@ -112,7 +112,9 @@ class LayerGraph {
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 20 : 12);
+    // Two bits per slot; per channel the order (label, list links, mark)
+    // and, when narrow, the port mask.
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 28 : 20);
   }
 
  private:
