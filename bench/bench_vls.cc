@@ -2,10 +2,15 @@
 // bench_vls: what the deadlock-free mode (vls=8) adds to a routing, as the
 // OpenSM plugin runs it: route_psssp, then assign_layers with the defaults
 // (8 layers, longest first, balanced). One line per fabric:
-//   fabric  hosts  plain s  vls=8 s  ratio  layers needed
-// plain s is route_psssp alone, vls=8 s routing plus layers, each the median
-// of --runs N runs (default 3).
+//   fabric  hosts  plain s  vls=8 s  ratio  plain cpu  layers cpu  cpu ratio  layers needed
+// plain s is route_psssp alone, vls=8 s routing plus layers (wall), each the
+// median of --runs N runs (default 3). plain cpu is the process CPU time of
+// the routing (all its threads), layers cpu the CPU time of assign_layers
+// (one thread), cpu ratio (plain + layers) / plain: on a shared machine the
+// CPU times are the steadier measure.
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -55,6 +60,12 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+double cpu_seconds(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -63,13 +74,16 @@ double median(std::vector<double> v) {
 void run(const Case& c, unsigned runs) {
   Fabric f = c.make();
   testing::assign_lids(f);
-  std::vector<double> plain, layered;
+  std::vector<double> plain, layered, plain_cpu, layers_cpu;
   unsigned needed = 0;
   std::string failure;
   for (unsigned i = 0; i < runs; ++i) {
+    const double c0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
     const auto t0 = std::chrono::steady_clock::now();
     const RoutingResult r = route_psssp(f, RoutingOptions{});
     plain.push_back(seconds_since(t0));
+    plain_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
+    const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
     const auto t1 = std::chrono::steady_clock::now();
     try {
       needed = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{}).layers_needed;
@@ -77,9 +91,12 @@ void run(const Case& c, unsigned runs) {
       failure = e.what();
     }
     layered.push_back(plain.back() + seconds_since(t1));
+    layers_cpu.push_back(cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - c1);
   }
   const double p = median(plain), l = median(layered);
-  std::printf("%-18s %6zu %8.3f %8.3f %6.2f  %s\n", c.name, f.host_ports().size(), p, l, l / p,
+  const double pc = median(plain_cpu), lc = median(layers_cpu);
+  std::printf("%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %s\n", c.name,
+              f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
               failure.empty() ? std::to_string(needed).c_str() : failure.c_str());
   std::fflush(stdout);
 }
@@ -95,8 +112,8 @@ int main(int argc, char** argv) {
     else
       names.emplace_back(argv[i]);
   }
-  std::printf("%-18s %6s %8s %8s %6s  %s\n", "fabric", "hosts", "plain s", "vls=8 s", "ratio",
-              "layers needed");
+  std::printf("%-18s %6s %8s %8s %6s %9s %10s %9s  %s\n", "fabric", "hosts", "plain s", "vls=8 s",
+              "ratio", "plain cpu", "layers cpu", "cpu ratio", "layers needed");
   for (const Case& c : cases()) {
     bool wanted = names.empty();
     for (const std::string& n : names) wanted = wanted || n == c.name;

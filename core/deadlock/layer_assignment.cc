@@ -53,13 +53,12 @@ class SlotBits {
 // and taken out again only when the route that added them is refused, so no
 // route counts are needed. On switches of up to 64 ports the edges are also
 // kept as port masks per channel (out_ports_: the ports a channel's arrivals
-// leave by; in_ports_: the ports a channel's departures came in by), so the
-// searches visit the edges instead of scanning every slot of a switch (most
-// are empty).
+// leave by), so the searches visit the edges instead of scanning every slot
+// of a switch (most are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
-  // is in the graph; predecessors likewise backwards.
+  // is in the graph.
   auto succ() const {
     return [this](std::uint32_t v, auto&& visit) {
       const PortRef at = g_.slots.arrival(v);
@@ -76,21 +75,6 @@ class LayerGraph {
         if (present_.test(base + q)) visit(chan0 + q);
     };
   }
-  auto pred() const {
-    return [this](std::uint32_t v, auto&& visit) {
-      const PortRef from = g_.port_of_channel[v];
-      if (g_.narrow) {
-        for (std::uint64_t bits = in_ports_[v]; bits != 0; bits &= bits - 1)
-          visit(
-              g_.slots.switch_channel_into(from.node, static_cast<PortNum>(__builtin_ctzll(bits))));
-        return;
-      }
-      const unsigned width = g_.slots.width(from.node);
-      for (unsigned p = 1; p < width; ++p)
-        if (present_.test(g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)))
-          visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
-    };
-  }
 
  public:
   explicit LayerGraph(const Geometry& g)
@@ -98,8 +82,14 @@ class LayerGraph {
         present_(g.slots.size()),
         refused_(g.slots.size()),
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
-        in_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
+
+  // Every one of deps is in the graph already (add() would change nothing).
+  bool holds(const std::vector<Dependency>& deps) const {
+    for (const Dependency& d : deps)
+      if (!present_.test(d.slot)) return false;
+    return true;
+  }
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
@@ -110,7 +100,7 @@ class LayerGraph {
     added_.clear();
     for (const Dependency& d : deps) {
       if (present_.test(d.slot)) continue;
-      if (!order_.insert(d.from, d.to, succ(), pred())) {
+      if (!order_.insert(d.from, d.to, succ())) {
         if (added_.empty()) refused_.set(d.slot);
         rollback();
         return false;
@@ -122,7 +112,9 @@ class LayerGraph {
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 24 : 8);
+    // Two bits per slot; per channel the order (label, list links, mark)
+    // and, when narrow, the port mask.
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 28 : 20);
   }
 
  private:
@@ -133,21 +125,19 @@ class LayerGraph {
       set_edge(*d, false);
     }
   }
-  // The port masks of dependency d (from the channel into port p of a switch
-  // to the channel out of its port q).
+  // The port mask of dependency d (from the channel into a switch to the
+  // channel out of its port q).
   void set_edge(const Dependency& d, bool on) {
     if (!g_.narrow) return;
     const std::uint64_t q = std::uint64_t{1} << g_.port_of_channel[d.to].port;
-    const std::uint64_t p = std::uint64_t{1} << g_.slots.arrival(d.from).port;
     out_ports_[d.from] = on ? out_ports_[d.from] | q : out_ports_[d.from] & ~q;
-    in_ports_[d.to] = on ? in_ports_[d.to] | p : in_ports_[d.to] & ~p;
   }
 
   const Geometry& g_;
   SlotBits present_;
-  SlotBits refused_;                                 // adding the dependency closes a cycle
-  std::vector<std::uint64_t> out_ports_, in_ports_;  // per channel, when g_.narrow
-  std::vector<const Dependency*> added_;             // by the add() under way
+  SlotBits refused_;                      // adding the dependency closes a cycle
+  std::vector<std::uint64_t> out_ports_;  // per channel, when g_.narrow
+  std::vector<const Dependency*> added_;  // by the add() under way
   OnlineTopologicalOrder order_;
 };
 
@@ -188,6 +178,7 @@ class LayerPlanner {
         length_(ns_ * dests_.size()),
         layer_of_(length_.size(), 0),
         order_(options.order) {
+    for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
     for (std::size_t s = 0; s < ns_; ++s)
       for (const SourcePort& p : sources_[s].ports) weight_[s] += p.lid_count;
   }
@@ -228,6 +219,7 @@ class LayerPlanner {
     for (std::size_t d = 0; d < dests_.size(); ++d) {
       survey.begin(dests_[d]);
       for (std::size_t s = 0; s < ns_; ++s) {
+        prefetch_first_hop(s + 4, d);
         WalkEnd end = WalkEnd::delivered;
         const std::size_t count = survey.count(sources_[s].node, in_union, end);
         if (end == WalkEnd::loop)
@@ -271,9 +263,29 @@ class LayerPlanner {
     layers_.clear();
     layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
+    std::size_t last_d = dests_.size();
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
-      route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
+      prefetch_first_hop(s + 4, d);
+      if (d != last_d) {  // forget what was known about the last destination
+        last_d = d;
+        if (++token_ == 0) {
+          std::fill(in_layer0_.begin(), in_layer0_.end(), 0u);
+          token_ = 1;
+        }
+      }
+      const Walk walk = cached_dependencies(s, d);
+      if (walk == Walk::rest_in_layer0) {
+        if (layers_[0]->holds(deps_)) {
+          layer_of_[d * ns_ + s] = 0;
+          mark_in_layer0();
+          return;
+        }
+        lean_dependencies(s, d);  // the whole route after all
+      } else if (walk == Walk::failed) {
+        route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
+        walked_.clear();
+      }
       for (unsigned l = 0;; ++l) {
         if (l == layers_.size()) {
           if (l == kSearchCap) {
@@ -284,11 +296,101 @@ class LayerPlanner {
         }
         if (layers_[l]->add(deps_)) {
           layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(l);
+          if (l == 0) mark_in_layer0();
           break;
         }
       }
     });
     return capped ? 0 : static_cast<unsigned>(layers_.size());
+  }
+
+  // The switches of the route just placed in layer 0: every dependency from
+  // each of them on toward the destination is in layer 0 now, and stays
+  // there (a layer only loses the edges of a route it refuses).
+  void mark_in_layer0() {
+    for (const std::uint32_t row : walked_) in_layer0_[row] = token_;
+  }
+
+  enum class Walk { complete, rest_in_layer0, failed };
+  // The route from sources_[s] toward dests_[d] as lean_dependencies walks
+  // it, but stopping at a switch whose way onward an earlier route toward
+  // the same destination put in layer 0 (in_layer0_): deps_ then ends with
+  // the dependency where the route enters that switch (rest_in_layer0).
+  // walked_: the switches walked before it. Routes of a destination from
+  // neighbouring sources mostly merge after a hop or two, so most walks stop
+  // early; a route whose dependencies are all in layer 0 goes there
+  // unchanged (add() would return true and change nothing).
+  Walk cached_dependencies(std::size_t s, std::size_t d) {
+    deps_.clear();
+    walked_.clear();
+    const Lid dlid = dests_[d];
+    std::uint32_t row = rows_[s];
+    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return Walk::failed;
+    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
+    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
+    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
+      if (in_layer0_[row] == token_) {
+        if (prev != kNoChannel && out_to_switch_[row]) {
+          const PortRef at = g_.slots.arrival(prev);
+          deps_.push_back(
+              Dependency{g_.slots.slot(at.node, at.port, out_port_[row]), prev, out_[row]});
+        }
+        return Walk::rest_in_layer0;
+      }
+      const PortNum p = tracer_.lfts().at(row, dlid);
+      ChannelId channel = 0;
+      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+      if (next == RouteTracer::kFailed) return Walk::failed;
+      walked_.push_back(row);
+      out_port_[row] = p;
+      out_[row] = channel;
+      out_to_switch_[row] = next != RouteTracer::kArrived;
+      if (next == RouteTracer::kArrived) return Walk::complete;
+      if (prev != kNoChannel) {
+        const PortRef at = g_.slots.arrival(prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
+      }
+      if (!g_.slots.arrival(channel).valid()) return Walk::failed;
+      prev = channel;
+      row = next;
+    }
+    return Walk::failed;  // a loop
+  }
+
+  // Asks for the LFT byte of a route some routes ahead: the passes visit a
+  // destination's routes source by source, one LFT row each, so the first
+  // lookups of a route would otherwise wait on memory one after another.
+  void prefetch_first_hop(std::size_t s, std::size_t d) const {
+    if (s < ns_ && rows_[s] != RouteTracer::kNoRow && dests_[d] < tracer_.lid_limit())
+      tracer_.prefetch(rows_[s], dests_[d]);
+  }
+
+  // The dependencies of the route from sources_[s] to dests_[d] into deps_,
+  // straight from the LFT bytes and the tracer's port table (no hop list);
+  // false when the route is not delivered (route_dependencies then walks it
+  // and the survey has already refused loops).
+  bool lean_dependencies(std::size_t s, std::size_t d) {
+    deps_.clear();
+    const Lid dlid = dests_[d];
+    std::uint32_t row = rows_[s];
+    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return false;
+    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
+    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
+    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
+      const PortNum p = tracer_.lfts().at(row, dlid);
+      ChannelId channel = 0;
+      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+      if (next == RouteTracer::kFailed) return false;
+      if (next == RouteTracer::kArrived) return true;
+      if (prev != kNoChannel) {
+        const PortRef at = g_.slots.arrival(prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
+      }
+      if (!g_.slots.arrival(channel).valid()) return false;
+      prev = channel;
+      row = next;
+    }
+    return false;  // a loop
   }
 
   // The requested order first; if it needs too many layers, the others.
@@ -335,25 +437,22 @@ class LayerPlanner {
     }
     std::vector<std::size_t> target(k);
     for (unsigned i = 0; i < k; ++i) target[i] = (load_[i] + members[i] - 1) / members[i];
-    std::vector<unsigned> by_load(n);
     for_each_path([&](std::size_t s, std::size_t d) {
       std::uint8_t& layer = layer_of_[d * ns_ + s];
       const unsigned from = layer;
       const std::size_t share = target[group[from]];
       if (load_[from] <= share) return;
-      // Layers by load ascending, ties by index (a stable insertion sort).
+      // The emptiest layer of the group that stays within the share (ties:
+      // lowest).
+      unsigned to = n;
       for (unsigned l = 0; l < n; ++l) {
-        unsigned j = l;
-        for (; j > 0 && load_[by_load[j - 1]] > load_[l]; --j) by_load[j] = by_load[j - 1];
-        by_load[j] = l;
+        if (l == from || group[l] != group[from] || load_[l] + weight_[s] > share) continue;
+        if (to == n || load_[l] < load_[to]) to = l;
       }
-      for (unsigned to : by_load) {
-        if (to == from || group[to] != group[from] || load_[to] + weight_[s] > share) continue;
-        layer = static_cast<std::uint8_t>(to);
-        load_[from] -= weight_[s];
-        load_[to] += weight_[s];
-        break;
-      }
+      if (to == n) return;
+      layer = static_cast<std::uint8_t>(to);
+      load_[from] -= weight_[s];
+      load_[to] += weight_[s];
     });
   }
 
@@ -390,6 +489,16 @@ class LayerPlanner {
   const std::vector<SourceSwitch> sources_;
   const std::vector<Lid> dests_;
   const std::size_t ns_;
+  const std::size_t max_hops_ = tracer_.switch_count();  // more hops than this: a loop
+  std::vector<std::uint32_t> rows_;                      // tracer row per source switch
+  // Per switch row, for the destination being placed (token_): its way on
+  // and whether every dependency from it on is in layer 0 already.
+  std::uint32_t token_ = 0;
+  std::vector<std::uint32_t> in_layer0_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
+  std::vector<PortNum> out_port_ = std::vector<PortNum>(tracer_.switch_count(), 0);
+  std::vector<ChannelId> out_ = std::vector<ChannelId>(tracer_.switch_count(), 0);
+  std::vector<std::uint8_t> out_to_switch_ = std::vector<std::uint8_t>(tracer_.switch_count(), 0);
+  std::vector<std::uint32_t> walked_;   // rows of the last cached_dependencies
   std::vector<std::size_t> weight_;     // routes per path of a source switch
   std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
   std::vector<unsigned> lengths_;       // the lengths that occur, ascending

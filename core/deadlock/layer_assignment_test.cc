@@ -120,6 +120,25 @@ TEST(LayerAssignment, ForwardingLoopCannotBeLayered) {
   }
 }
 
+TEST(LayerAssignment, RoutesThatAreNotDeliveredStillGetLayers) {
+  // A black hole and an entry to a port that does not exist on a torus:
+  // those routes are walked hop by hop up to where they end, the others
+  // straight from the LFT bytes; every layer stays acyclic either way.
+  const Fabric f = grid({4, 4}, true, 2);
+  ForwardingTables lfts = min_hop_lfts(f);
+  const NodeId sw5 = f.switches()[5], sw6 = f.switches()[6];
+  lfts.set(sw5, f.port(f.host_ports()[20]).lid, kNoPath);
+  lfts.set(sw6, f.port(f.host_ports()[30]).lid, static_cast<PortNum>(f.node(sw6).ports.size() + 3));
+  ASSERT_FALSE(check_deadlock(f, lfts).deadlock_free);
+  for (auto order : {LayerOptions::Order::longest_first, LayerOptions::Order::lid}) {
+    LayerOptions o = first_fit(8);
+    o.order = order;
+    const LayerAssignment a = assign_layers(f, lfts, o);
+    EXPECT_GE(a.layers_needed, 2u);
+    expect_deadlock_free(f, lfts, a.table);
+  }
+}
+
 TEST(LayerAssignment, TorusLayersAreDeadlockFree) {
   const Fabric f = grid({4, 4}, true, 2);
   const ForwardingTables lfts = min_hop_lfts(f);

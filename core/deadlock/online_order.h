@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Incremental cycle detection: a topological order of a growing DAG kept up
-// to date edge by edge (Pearce & Kelly, "A dynamic topological sort algorithm
-// for directed acyclic graphs", JEA 2006). An insertion only searches the
-// vertices between the two endpoints in the current order, so adding the
-// many edges of a layer's dependency graph stays cheap. Removing edges never
-// invalidates the order, so the graph may also shrink.
+// to date edge by edge. Adding x -> y where y comes before x searches forward
+// from y through the vertices ordered before x (reaching x is a cycle), then
+// moves what it found, in its own order, to just after x (Marchetti-
+// Spaccamela, Nanni and Rohnert, "Maintaining a topological order under edge
+// insertions", IPL 1996). The order is a linked list with sparse 64-bit
+// labels, so a move touches only the vertices found, not the ones between y
+// and x; when a gap runs out, all labels are spread again (rare: they start
+// 2^64 / vertices apart). Only one search: on the dense dependency graphs of
+// the layer assignment, also searching backward from x to move fewer
+// vertices (Pearce and Kelly, as this class did before) costs more. Removing
+// edges never invalidates the order, so the graph may also shrink.
 #pragma once
 
 #include <algorithm>
@@ -17,84 +23,62 @@ class OnlineTopologicalOrder {
  public:
   explicit OnlineTopologicalOrder(std::size_t vertices);
 
-  std::uint32_t position(std::uint32_t v) const { return ord_[v]; }
+  // Ascending along the order (not dense).
+  std::uint64_t position(std::uint32_t v) const { return label_[v]; }
 
   // Call before adding edge x -> y to the graph. Returns false, changing
   // nothing, if the graph plus x -> y has a cycle; otherwise reorders so
   // that position(x) < position(y). The graph is seen through
-  // succ(v, visit) / pred(v, visit), which call visit(w) for each
-  // successor / predecessor w of v in the graph without the new edge.
-  template <class Succ, class Pred>
-  bool insert(std::uint32_t x, std::uint32_t y, Succ&& succ, Pred&& pred);
+  // succ(v, visit), which calls visit(w) for each successor w of v in the
+  // graph without the new edge.
+  template <class Succ>
+  bool insert(std::uint32_t x, std::uint32_t y, Succ&& succ);
 
  private:
-  void reorder(std::uint32_t lb, std::uint32_t ub, std::uint32_t fwd, std::uint32_t bwd);
+  void move_after(std::uint32_t x);
+  void spread_labels();
 
-  std::vector<std::uint32_t> ord_;
-  std::vector<std::uint32_t> at_;    // the vertex at each position (inverse of ord_)
-  std::vector<std::uint32_t> mark_;  // epoch stamps: visited in this insertion
+  std::vector<std::uint64_t> label_;  // per vertex, then the head and tail sentinels
+  std::vector<std::uint32_t> next_, prev_;
+  std::vector<std::uint32_t> mark_;  // epoch stamps: found by this insertion's search
   std::uint32_t epoch_ = 0;
-  std::vector<std::uint32_t> forward_, backward_, stack_, back_stack_, slots_;
-  std::vector<std::uint64_t> forward_keys_, backward_keys_;  // (position, vertex)
+  std::vector<std::uint32_t> stack_, found_;
 };
 
-template <class Succ, class Pred>
-bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& succ, Pred&& pred) {
+template <class Succ>
+bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& succ) {
   if (x == y) return false;
-  const std::uint32_t lb = ord_[y], ub = ord_[x];
-  if (lb > ub) return true;  // already in order
-  if (epoch_ >= 0xFFFFFFF0u) {
+  const std::uint64_t ub = label_[x];
+  if (label_[y] > ub) return true;  // already in order
+  if (epoch_ == 0xFFFFFFFFu) {
     std::fill(mark_.begin(), mark_.end(), 0u);
     epoch_ = 0;
   }
-  const std::uint32_t fwd = ++epoch_, bwd = ++epoch_;
-  // Forward from y through vertices ordered before x, and backward from x
-  // through vertices ordered after y, a step of each in turn: meeting x, y or
-  // the other search's vertices is a cycle, found after about twice the
-  // shorter search. Without a cycle both run to the end and visit what they
-  // would alone, so the new order does not depend on the interleaving.
-  forward_.clear();
-  backward_.clear();
+  const std::uint32_t stamp = ++epoch_;
+  // Everything y reaches lies after y; whatever reaches x lies before x, so
+  // only vertices before x can be on a path from y to x.
   stack_.assign(1, y);
-  back_stack_.assign(1, x);
-  mark_[y] = fwd;
-  mark_[x] = bwd;
+  found_.assign(1, y);
+  mark_[y] = stamp;
   bool cycle = false;
-  while (!cycle && (!stack_.empty() || !back_stack_.empty())) {
-    if (!stack_.empty()) {
-      const std::uint32_t v = stack_.back();
-      stack_.pop_back();
-      forward_.push_back(v);
-      succ(v, [&](std::uint32_t w) {
-        if (cycle || mark_[w] == fwd) return;
-        if (mark_[w] == bwd) {  // x, or a vertex that reaches x
-          cycle = true;
-          return;
-        }
-        if (ord_[w] < ub) {
-          mark_[w] = fwd;
-          stack_.push_back(w);
-        }
-      });
-    }
-    if (!cycle && !back_stack_.empty()) {
-      const std::uint32_t v = back_stack_.back();
-      back_stack_.pop_back();
-      backward_.push_back(v);
-      pred(v, [&](std::uint32_t w) {
-        if (cycle || mark_[w] == bwd) return;
-        if (mark_[w] == fwd) {  // y, or a vertex y reaches
-          cycle = true;
-          return;
-        }
-        if (ord_[w] <= lb) return;
-        mark_[w] = bwd;
-        back_stack_.push_back(w);
-      });
-    }
+  while (!cycle && !stack_.empty()) {
+    const std::uint32_t v = stack_.back();
+    stack_.pop_back();
+    succ(v, [&](std::uint32_t w) {
+      if (cycle || mark_[w] == stamp) return;
+      if (w == x) {
+        cycle = true;
+        return;
+      }
+      if (label_[w] < ub) {
+        mark_[w] = stamp;
+        stack_.push_back(w);
+        found_.push_back(w);
+      }
+    });
   }
   if (cycle) return false;
-  reorder(lb, ub, fwd, bwd);
+  move_after(x);
   return true;
 }
 
