@@ -27,8 +27,8 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // costs going to the lowest port, which keeps a consistent port order
   // (dimension order where the cables are numbered by dimension: 3-D HyperX
   // and meshes, "Port-order ties"). The best estimate is kept, the earlier
-  // candidate on equal ones. Each candidate is routed and estimated on a
-  // thread of its own.
+  // candidate on equal ones. The candidates (routing and estimate each) are
+  // tasks for the threads: with two, the third runs after the first to end.
   using Tie = RoutingOptions::TieBreak;
   if (options.order == Order::automatic && router.prepare()) {
     const unsigned threads = parallel::effective_threads(options.threads);
