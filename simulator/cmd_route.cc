@@ -97,9 +97,14 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
                r.full_effort ? "full" : "fast", r.refine_passes_run,
                r.refine_passes_run == 1 ? "" : "es",
                r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
+  if (r.tie_break == RoutingOptions::TieBreak::first)
+    std::fprintf(stderr, ", ties to the lowest port");
   if (r.estimate_switches >= 0.0)
-    std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f)", r.estimate_switches,
+    std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f", r.estimate_switches,
                  r.estimate_interleaved);
+  if (r.estimate_port_order >= 0.0)
+    std::fprintf(stderr, ", interleaved with port-order ties %.4f", r.estimate_port_order);
+  if (r.estimate_switches >= 0.0) std::fprintf(stderr, ")");
   std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
   for (std::size_t i = 0; i < shown; ++i)
@@ -124,6 +129,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
   report["refine_passes"] = r.refine_passes_run;
   report["converged"] = r.converged;
   report["order"] = order_name(r.order);
+  report["tie_break"] = tie_break_name(r.tie_break);
   if (!o.previous.empty())
     report["incremental"] = {{"used", r.incremental.used},
                              {"full_reason", r.incremental.reason},
@@ -136,6 +142,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
       r.estimate_switches >= 0.0
           ? cli::Json{{"switches", r.estimate_switches}, {"interleaved", r.estimate_interleaved}}
           : cli::Json();
+  if (r.estimate_port_order >= 0.0) report["estimated_ebb"]["port_order"] = r.estimate_port_order;
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }
@@ -259,7 +266,8 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "destination order: switches (all LIDs of a switch in a\n"
          "row), interleaved (round robin over switches), lid, or\n"
          "auto (default): switches, and with full effort also\n"
-         "interleaved, keeping the higher estimated eBB")
+         "interleaved, and interleaved with ties to the lowest port,\n"
+         "keeping the highest estimated eBB")
       ->type_name("O");
   CLI::Option* vls =
       cli::add_uint(cmd, "--vls", o.vls,

@@ -14,6 +14,7 @@ struct Named {
 
 using Effort = RoutingOptions::Effort;
 using Order = RoutingOptions::Order;
+using TieBreak = RoutingOptions::TieBreak;
 
 constexpr Named<Effort> kEfforts[] = {
     {"auto", Effort::automatic}, {"full", Effort::full}, {"fast", Effort::fast}};
@@ -21,6 +22,8 @@ constexpr Named<Order> kOrders[] = {{"auto", Order::automatic},
                                     {"switches", Order::switches},
                                     {"interleaved", Order::interleaved},
                                     {"lid", Order::lid}};
+constexpr Named<TieBreak> kTieBreaks[] = {
+    {"path", TieBreak::path}, {"first", TieBreak::first}, {"dmodk", TieBreak::dmodk}};
 
 template <typename Enum, std::size_t N>
 std::optional<Enum> parse(const Named<Enum> (&table)[N], const std::string& name) {
@@ -55,5 +58,7 @@ std::string effort_choices() { return choices(kEfforts); }
 std::optional<Order> parse_order(const std::string& name) { return parse(kOrders, name); }
 const char* order_name(Order order) { return name_of(kOrders, order); }
 std::string order_choices() { return choices(kOrders); }
+
+const char* tie_break_name(TieBreak tie_break) { return name_of(kTieBreaks, tie_break); }
 
 }  // namespace psssp

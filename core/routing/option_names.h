@@ -16,6 +16,8 @@ const char* effort_name(RoutingOptions::Effort effort);
 // "auto", "switches", "interleaved" or "lid"; nullopt for anything else.
 std::optional<RoutingOptions::Order> parse_order(const std::string& name);
 const char* order_name(RoutingOptions::Order order);
+// "path", "first" or "dmodk" (printed only: not an option).
+const char* tie_break_name(RoutingOptions::TieBreak tie_break);
 
 // The accepted words for error messages: "'auto', 'full' or 'fast'".
 std::string effort_choices();

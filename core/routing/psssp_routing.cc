@@ -23,30 +23,44 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   Router router(fabric, first);
   RoutingResult result;
   // Neither order wins everywhere (psssp-route.md, "Destination order"):
-  // with full effort both are routed and the better estimate is kept. Each
-  // order is routed and estimated on a thread of its own.
+  // with full effort both are routed, and interleaved once more with equal
+  // costs going to the lowest port, which keeps a consistent port order
+  // (dimension order where the cables are numbered by dimension: 3-D HyperX
+  // and meshes, "Port-order ties"). The best estimate is kept, the earlier
+  // candidate on equal ones. The candidates (routing and estimate each) are
+  // tasks for the threads: with two, the third runs after the first to end.
+  using Tie = RoutingOptions::TieBreak;
   if (options.order == Order::automatic && router.prepare()) {
     const unsigned threads = parallel::effective_threads(options.threads);
-    RoutingOptions second = options;
-    second.order = Order::interleaved;
-    if (threads > 1) second.threads = 1;  // it already runs beside the first
+    const bool port_order = options.tie_break == Tie::path;
+    const std::size_t candidates = port_order ? 3 : 2;
+    RoutingOptions other[3] = {first, options, options};
+    for (std::size_t i = 1; i < candidates; ++i) {
+      other[i].order = Order::interleaved;
+      if (threads > 1) other[i].threads = 1;  // it already runs beside the first
+    }
+    other[2].tie_break = Tie::first;
     const std::vector<PortRef>& hosts = router.load_sources();
-    RoutingResult routed[2];
-    double estimate[2];
-    parallel::parallel_slices(2, threads, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t i = begin; i < end; ++i) {
-        routed[i] = i == 0 ? router.run() : Router(fabric, second).run();
-        routed[i].order = i == 0 ? Order::switches : Order::interleaved;
-        estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, options.estimate_runs,
-                                   options.estimate_seed);
-      }
+    RoutingResult routed[3];
+    double estimate[3] = {-1.0, -1.0, -1.0};
+    parallel::parallel_for(candidates, threads, [&](std::size_t i, unsigned) {
+      routed[i] = i == 0 ? router.run() : Router(fabric, other[i]).run();
+      routed[i].order = other[i].order;
+      routed[i].tie_break = other[i].tie_break;
+      estimate[i] =
+          estimate_ebb(fabric, routed[i].lfts, hosts, options.estimate_runs, options.estimate_seed);
     });
-    result = std::move(routed[estimate[1] > estimate[0] ? 1 : 0]);
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < candidates; ++i)
+      if (estimate[i] > estimate[best]) best = i;
+    result = std::move(routed[best]);
     result.estimate_switches = estimate[0];
     result.estimate_interleaved = estimate[1];
+    result.estimate_port_order = estimate[2];
   } else {
     result = router.run();
     result.order = first.order;
+    result.tie_break = first.tie_break;
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

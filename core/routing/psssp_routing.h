@@ -44,8 +44,10 @@ struct RoutingOptions {
   // consecutive searches land in different subtrees), switch by switch
   // (switches: all ports of a switch in a row, as OpenSM's sssp), or LID order.
   // automatic: switches; with full effort both switches and interleaved, and
-  // the tables with the higher estimated eBB (ebb_estimate.h, estimate_runs
-  // random bisections of the load sources, fixed seed) are kept.
+  // with the path tie-break also interleaved with ties to the lowest port
+  // (TieBreak::first), and the tables with the highest estimated eBB
+  // (ebb_estimate.h, estimate_runs random bisections of the load sources,
+  // fixed seed) are kept.
   enum class Order { interleaved, switches, lid, automatic } order = Order::automatic;
   unsigned estimate_runs = 1000;
   std::uint64_t estimate_seed = 0x9E3779B97F4A7C15ull;
@@ -96,9 +98,12 @@ struct RoutingResult {
   bool full_effort = false;              // endpoint affinity and refine_passes were used
   unsigned refine_passes_run = 0;        // refinement passes done
   bool converged = false;                // the last of them changed no table
-  RoutingOptions::Order order = RoutingOptions::Order::switches;  // the order used
-  // Order::automatic with full effort: estimated eBB of both orders (else -1).
-  double estimate_switches = -1.0, estimate_interleaved = -1.0;
+  RoutingOptions::Order order = RoutingOptions::Order::switches;        // the order used
+  RoutingOptions::TieBreak tie_break = RoutingOptions::TieBreak::path;  // the tie-break used
+  // Order::automatic with full effort: estimated eBB of both orders with the
+  // requested tie-break and, when that is path, of interleaved with ties to
+  // the lowest port (port_order) (else -1).
+  double estimate_switches = -1.0, estimate_interleaved = -1.0, estimate_port_order = -1.0;
   // route_psssp_incremental only (incremental.h): kept, repaired, moved.
   struct Incremental {
     bool used = false;  // false: full routing (reason says why, if asked for)

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <set>
 
@@ -207,10 +208,13 @@ TEST(Routing, SpeculativeRefinementMatchesOneThread) {
   EXPECT_TRUE(some_pass_changes_tables);
 }
 
-TEST(Routing, AutomaticOrderKeepsTheBetterEstimate) {
-  // Full effort routes in both orders and keeps the tables whose estimated
-  // eBB (same flows for both) is higher; fixed orders route once.
-  for (const Fabric& f : {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 2, 5)}) {
+TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
+  // Full effort routes in both orders, and interleaved with ties to the
+  // lowest port, and keeps the tables whose estimated eBB (same flows for
+  // all) is highest, the earlier on equal estimates; fixed orders route once.
+  bool port_order_kept = false, path_kept = false;
+  for (const Fabric& f : {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 2, 5),
+                          testing::make_torus({3, 3, 3}, 2)}) {
     const RoutingResult chosen = route_psssp(f, {});
     ASSERT_TRUE(chosen.full_effort);
     ASSERT_GE(chosen.estimate_switches, 0.0);
@@ -219,19 +223,37 @@ TEST(Routing, AutomaticOrderKeepsTheBetterEstimate) {
     const RoutingResult by_switch = route_psssp(f, o);
     o.order = RoutingOptions::Order::interleaved;
     const RoutingResult interleaved = route_psssp(f, o);
+    o.tie_break = RoutingOptions::TieBreak::first;
+    const RoutingResult port_order = route_psssp(f, o);
     EXPECT_LT(by_switch.estimate_switches, 0.0);  // no estimate without the choice
+    EXPECT_LT(by_switch.estimate_port_order, 0.0);
     const std::vector<PortRef> hosts = f.host_ports();
     const RoutingOptions defaults;
     const double a =
         estimate_ebb(f, by_switch.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
     const double b =
         estimate_ebb(f, interleaved.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
+    const double c =
+        estimate_ebb(f, port_order.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
     EXPECT_DOUBLE_EQ(chosen.estimate_switches, a);
     EXPECT_DOUBLE_EQ(chosen.estimate_interleaved, b);
-    EXPECT_TRUE(chosen.lfts == (b > a ? interleaved.lfts : by_switch.lfts));
-    EXPECT_EQ(chosen.order,
-              b > a ? RoutingOptions::Order::interleaved : RoutingOptions::Order::switches);
+    EXPECT_DOUBLE_EQ(chosen.estimate_port_order, c);
+    const RoutingResult& best = c > std::max(a, b) ? port_order : b > a ? interleaved : by_switch;
+    EXPECT_TRUE(chosen.lfts == best.lfts);
+    EXPECT_EQ(chosen.order, best.order);
+    EXPECT_EQ(chosen.tie_break, best.tie_break);
+    (&best == &port_order ? port_order_kept : path_kept) = true;
   }
+  // The fabrics exercise both outcomes.
+  EXPECT_TRUE(port_order_kept);
+  EXPECT_TRUE(path_kept);
+  // Another tie-break than path has no port-order candidate.
+  RoutingOptions dmodk;
+  dmodk.tie_break = RoutingOptions::TieBreak::dmodk;
+  const RoutingResult r = route_psssp(testing::make_torus({4, 4}, 2), dmodk);
+  EXPECT_GE(r.estimate_interleaved, 0.0);
+  EXPECT_LT(r.estimate_port_order, 0.0);
+  EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::dmodk);
 }
 
 TEST(Routing, LoadAccountingMatchesTracedRoutes) {
