@@ -39,3 +39,4 @@ def test_recovery_is_timed_and_tables_avoid_the_dead_cable(tmp_path):
         # its routing plus its upload, a part of the whole recovery.
         assert 0 < before <= configured and window <= share <= acked, out
     assert re.search(r"^\| minhop \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$", out, re.M), out
+    assert re.search(r"one OpenSM discovery \(psssp [01], minhop [01]\)", out), out
