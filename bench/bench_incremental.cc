@@ -4,6 +4,14 @@
 //   bench_incremental [k] [failures...]   k-ary 3-tree, default 8 and 1 2 5 10
 //   bench_incremental torus:8x8:4 ...     8x8 torus, 4 hosts per switch
 //   bench_incremental dragonfly:8:4:4 ... dragonfly a=8 p=4 h=4
+//   --seeds N (before the fabric): N draws of failed cables per count, one
+//   line each, and per count the mean, least and largest eBB ratio and
+//   churn (changed / used); the first draw is the one of a plain run.
+//   --ebb-seed S: the bisections' seed (default 1).
+//   --bisections N: per eBB estimate (default 1000, 100 above 4096 hosts).
+//   --time R: only the time of the incremental re-route and of the one back
+//   after the relink, R times each (no full routing, no eBB).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -74,19 +82,58 @@ Fabric make_fabric(const std::string& spec, std::string& name) {
   return testing::make_kary_ntree(k, 3).fabric;
 }
 
+// Wall and CPU seconds of `runs` incremental re-routes after the failure of
+// `dead` (down in f), and of as many back after the relink (up again after).
+void time_incremental(Fabric& f, const ForwardingTables& base, const std::vector<PortRef>& dead,
+                      unsigned runs) {
+  RoutingResult inc;
+  for (const bool back : {false, true}) {
+    if (back) set_cables(f, dead, true);
+    for (unsigned r = 0; r < runs; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::clock_t cpu_start = std::clock();
+      RoutingResult out = back ? route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base)
+                               : route_psssp_incremental(f, base, RoutingOptions{}, {});
+      const double wall = seconds_since(start);
+      const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+      std::printf("%s %zu cables: %.3f s wall, %.3f s CPU%s\n", back ? "back" : "down", dead.size(),
+                  wall, cpu, out.incremental.used ? "" : " (full routing)");
+      if (!back) inc = std::move(out);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  unsigned seeds = 1, time_runs = 0, bisections = 0;
+  std::uint64_t ebb_seed = 1;
+  int a = 1;
+  for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+    const std::string flag = argv[a];
+    if (flag == "--seeds")
+      seeds = static_cast<unsigned>(std::max(1, std::atoi(argv[a + 1])));
+    else if (flag == "--bisections")
+      bisections = static_cast<unsigned>(std::max(1, std::atoi(argv[a + 1])));
+    else if (flag == "--time")
+      time_runs = static_cast<unsigned>(std::max(1, std::atoi(argv[a + 1])));
+    else if (flag == "--ebb-seed")
+      ebb_seed = static_cast<std::uint64_t>(std::atoll(argv[a + 1]));
+    else
+      break;
+  }
   std::string name;
-  Fabric f = make_fabric(argc > 1 ? argv[1] : "8", name);
-  if (f.switches().empty()) {
-    std::fprintf(stderr, "bench_incremental: fabric K, torus:AxB:H or dragonfly:A:P:H\n");
+  Fabric f = make_fabric(a < argc ? argv[a] : "8", name);
+  if (f.switches().empty() || (a < argc && argv[a][0] == '-')) {
+    std::fprintf(stderr,
+                 "bench_incremental: [--seeds N] [--ebb-seed S] [--bisections N] [--time R] "
+                 "fabric (K, torus:AxB:H or dragonfly:A:P:H), then failure counts\n");
     return 2;
   }
   std::vector<unsigned> failures;
-  for (int i = 2; i < argc; ++i) failures.push_back(static_cast<unsigned>(std::atoi(argv[i])));
+  for (int i = a + 1; i < argc; ++i) failures.push_back(static_cast<unsigned>(std::atoi(argv[i])));
   if (failures.empty()) failures = {1, 2, 5, 10};
-  const unsigned runs = f.host_ports().size() > 4096 ? 100 : 1000;
+  const unsigned runs = bisections ? bisections : f.host_ports().size() > 4096 ? 100 : 1000;
   std::vector<PortRef> switch_cables;
   for (const NodeId sw : f.switches())
     for (PortNum p = 1; p < f.node(sw).ports.size(); ++p) {
@@ -99,50 +146,76 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   const RoutingResult base = route_psssp(f, RoutingOptions{});
   const double base_seconds = seconds_since(start);
-  const double base_ebb = estimate_ebb(f, base.lfts, runs, 1);
+  const double base_ebb = estimate_ebb(f, base.lfts, runs, ebb_seed);
   std::printf("full routing %.3f s, eBB %.4f\n\n", base_seconds, base_ebb);
   std::printf("%-9s %9s %9s %9s %8s %8s %8s %9s %9s %9s\n", "failures", "used", "changed",
               "full chg", "eBB inc", "eBB full", "ratio", "inc s", "inc cpu s", "full s");
   for (const unsigned n : failures) {
-    std::mt19937_64 rng(n);
-    std::vector<PortRef> dead;
-    std::vector<PortRef> pool = switch_cables;
-    for (unsigned i = 0; i < n && !pool.empty(); ++i) {
-      const std::size_t j = static_cast<std::size_t>(uniform_below(rng, pool.size()));
-      dead.push_back(pool[j]);
-      pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(j));
+    double ratio_sum = 0.0, ratio_least = 2.0, ratio_most = 0.0, churn_most = 0.0;
+    double back_least = 2.0;
+    unsigned incremental_runs = 0;
+    for (unsigned s = 0; s < seeds; ++s) {
+      std::mt19937_64 rng(n + 1000ull * s);
+      std::vector<PortRef> dead;
+      std::vector<PortRef> pool = switch_cables;
+      for (unsigned i = 0; i < n && !pool.empty(); ++i) {
+        const std::size_t j = static_cast<std::size_t>(uniform_below(rng, pool.size()));
+        dead.push_back(pool[j]);
+        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(j));
+      }
+      const std::uint64_t used = entries_on(f, base.lfts, dead);
+      set_cables(f, dead, false);
+      if (time_runs > 0) {
+        time_incremental(f, base.lfts, dead, time_runs);
+        continue;
+      }
+      start = std::chrono::steady_clock::now();
+      const std::clock_t cpu_start = std::clock();
+      const RoutingResult inc = route_psssp_incremental(f, base.lfts, RoutingOptions{}, {});
+      const double inc_seconds = seconds_since(start);
+      // CPU time of all threads: on a shared machine the wall time also
+      // counts the time others had the cores.
+      const double inc_cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+      start = std::chrono::steady_clock::now();
+      const RoutingResult full = route_psssp(f, RoutingOptions{});
+      const double full_seconds = seconds_since(start);
+      const double e_inc = estimate_ebb(f, inc.lfts, runs, ebb_seed);
+      const double e_full = estimate_ebb(f, full.lfts, runs, ebb_seed);
+      const std::uint64_t inc_changed = changed(f, base.lfts, inc.lfts);
+      if (inc.incremental.used) {
+        ++incremental_runs;
+        ratio_sum += e_inc / e_full;
+        ratio_least = std::min(ratio_least, e_inc / e_full);
+        ratio_most = std::max(ratio_most, e_inc / e_full);
+        if (used)
+          churn_most =
+              std::max(churn_most, static_cast<double>(inc_changed) / static_cast<double>(used));
+      }
+      std::printf("%-9u %9llu %9llu %9llu %8.4f %8.4f %8.4f %9.3f %9.3f %9.3f%s\n", n,
+                  static_cast<unsigned long long>(used),
+                  static_cast<unsigned long long>(inc_changed),
+                  static_cast<unsigned long long>(changed(f, base.lfts, full.lfts)), e_inc, e_full,
+                  e_inc / e_full, inc_seconds, inc_cpu, full_seconds,
+                  inc.incremental.used ? "" : "  (full routing)");
+      set_cables(f, dead, true);
+      start = std::chrono::steady_clock::now();
+      const std::clock_t back_cpu_start = std::clock();
+      const RoutingResult back =
+          route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base.lfts);
+      const double back_seconds = seconds_since(start);
+      const double back_cpu = static_cast<double>(std::clock() - back_cpu_start) / CLOCKS_PER_SEC;
+      const double e_back = estimate_ebb(f, back.lfts, runs, ebb_seed);
+      back_least = std::min(back_least, e_back / base_ebb);
+      std::printf("%-9s %9s %9llu %9s %8.4f %8.4f %8.4f %9.3f %9.3f   (recovered; vs original)\n",
+                  "  back", "", static_cast<unsigned long long>(changed(f, inc.lfts, back.lfts)),
+                  "", e_back, base_ebb, e_back / base_ebb, back_seconds, back_cpu);
     }
-    const std::uint64_t used = entries_on(f, base.lfts, dead);
-    set_cables(f, dead, false);
-    start = std::chrono::steady_clock::now();
-    const std::clock_t cpu_start = std::clock();
-    const RoutingResult inc = route_psssp_incremental(f, base.lfts, RoutingOptions{}, {});
-    const double inc_seconds = seconds_since(start);
-    // CPU time of all threads: on a shared machine the wall time also
-    // counts the time others had the cores.
-    const double inc_cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-    start = std::chrono::steady_clock::now();
-    const RoutingResult full = route_psssp(f, RoutingOptions{});
-    const double full_seconds = seconds_since(start);
-    const double e_inc = estimate_ebb(f, inc.lfts, runs, 1);
-    const double e_full = estimate_ebb(f, full.lfts, runs, 1);
-    std::printf("%-9u %9llu %9llu %9llu %8.4f %8.4f %8.4f %9.3f %9.3f %9.3f%s\n", n,
-                static_cast<unsigned long long>(used),
-                static_cast<unsigned long long>(changed(f, base.lfts, inc.lfts)),
-                static_cast<unsigned long long>(changed(f, base.lfts, full.lfts)), e_inc, e_full,
-                e_inc / e_full, inc_seconds, inc_cpu, full_seconds,
-                inc.incremental.used ? "" : "  (full routing)");
-    set_cables(f, dead, true);
-    start = std::chrono::steady_clock::now();
-    const std::clock_t back_cpu_start = std::clock();
-    const RoutingResult back =
-        route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base.lfts);
-    const double back_seconds = seconds_since(start);
-    const double back_cpu = static_cast<double>(std::clock() - back_cpu_start) / CLOCKS_PER_SEC;
-    const double e_back = estimate_ebb(f, back.lfts, runs, 1);
-    std::printf("%-9s %9s %9llu %9s %8.4f %8.4f %8.4f %9.3f %9.3f   (recovered; vs original)\n",
-                "  back", "", static_cast<unsigned long long>(changed(f, inc.lfts, back.lfts)), "",
-                e_back, base_ebb, e_back / base_ebb, back_seconds, back_cpu);
+    if (seeds > 1 && incremental_runs > 0)
+      std::printf(
+          "%u failures, %u of %u draws incremental: eBB inc / full mean %.4f, least %.4f, "
+          "largest %.4f; changed / used at most %.2f; recovered / original least %.4f\n\n",
+          n, incremental_runs, seeds, ratio_sum / incremental_runs, ratio_least, ratio_most,
+          churn_most, back_least);
   }
   return 0;
 }

@@ -12,8 +12,25 @@ void DeliveryWalk::run(const RoutingGraph& g, const PortNum* col, Vertex root,
   depth[root] = 0;
   order.push_back(root);
   const std::uint32_t comp = component[root];
+  const EdgeId* edge_of_port = g.edge_of_port.data();
+  const Vertex* target = g.target.data();
+  const std::uint32_t stride = g.port_stride;
   for (Vertex u = 0; u < g.vertex_count; ++u) {
-    if (component[u] != comp || state[u] != kUnknown) continue;
+    if (state[u] != kUnknown || component[u] != comp) continue;
+    // Most switches hop straight to one already known good (on the 32-ary
+    // 3-tree all but about 61 of 3,072 per column): settle those without
+    // the stack.
+    const PortNum port = col[u];
+    if (port != 0 && port < stride) {
+      const EdgeId e = edge_of_port[static_cast<std::size_t>(u) * stride + port];
+      if (e != kNoEdge && state[target[e]] == kGood) {
+        next[u] = e;
+        depth[u] = depth[target[e]] + 1;
+        state[u] = kGood;
+        order.push_back(u);
+        continue;
+      }
+    }
     stack_.clear();
     Vertex v = u;
     bool dead = false;

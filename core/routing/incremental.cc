@@ -34,11 +34,23 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
       routed_lid[d.lid] = true;
       entries += component_size_[component_[d.vertex]];
     }
+  {
+    // The packed sums of the check pass (kPackedShift) hold whatever can be
+    // routed with InfiniBand's LIDs; beyond that, full routing.
+    double sources = 0.0, loaded = 0.0;
+    for (const std::uint32_t s : problem_.sources_at) sources += s;
+    for (const Destination& d : dests) loaded += d.loads;
+    if (sources * loaded >= static_cast<double>(kPackedRoutes) ||
+        loaded >= static_cast<double>(std::uint64_t{1} << (64 - kPackedShift))) {
+      reason = "too many sources and destinations for the incremental load sums";
+      return false;
+    }
+  }
   // Each destination writes only its own column, counts and copy; the
   // routes whose paths deliver are summed per thread in the same pass,
   // while the column is in cache.
   const std::size_t edges = graph_.edge_count(), n = graph_.vertex_count;
-  std::vector<std::vector<double>> routes(threads), counts(threads), sub(threads);
+  std::vector<std::vector<std::uint64_t>> packed(threads), sub(threads);
   std::vector<DeliveryWalk> walks(threads);
   parallel::parallel_for(dests.size(), threads, [&](std::size_t i, unsigned t) {
     const Destination& d = dests[i];
@@ -48,12 +60,11 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     broken_[i] = static_cast<std::uint32_t>(walks[t].bad.size());
     for (const Vertex b : walks[t].bad) failures_[i] += walks[t].state[b] == DeliveryWalk::kFailure;
     if (d.loads) {
-      if (routes[t].empty()) {
-        routes[t].assign(edges, 0.0);
-        counts[t].assign(edges, 0.0);
-        sub[t].assign(n, 0.0);
+      if (packed[t].empty()) {
+        packed[t].assign(edges, 0);
+        sub[t].assign(n, 0);
       }
-      add_intact_load(d, walks[t], routes[t], counts[t], sub[t]);
+      add_intact_load(d, walks[t], packed[t], sub[t]);
     }
     walks[t].clear();
   });
@@ -86,8 +97,15 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   // The delivering routes' loads are in place before any repair chooses a
   // path; then each destination with broken entries in routing order: its
   // delivering part out of the loads, repaired, its whole tree in.
-  for (unsigned t = 0; t < threads; ++t)
-    if (!routes[t].empty()) loads_.add_totals(routes[t], counts[t]);
+  {
+    std::vector<double> routes(edges, 0.0), counts(edges, 0.0);
+    for (unsigned t = 0; t < threads; ++t)
+      for (std::size_t e = 0; e < packed[t].size(); ++e) {
+        routes[e] += static_cast<double>(packed[t][e] & kPackedRoutes);
+        counts[e] += static_cast<double>(packed[t][e] >> kPackedShift);
+      }
+    loads_.add_totals(routes, counts);
+  }
   for (const Destination& d : dests) {
     if (d.vertex == kNoVertexId || broken_[index_of(d)] == 0) continue;
     const std::uint32_t at_root = root_sources(d);

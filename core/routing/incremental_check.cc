@@ -110,21 +110,24 @@ void IncrementalRouter::check(const Destination& d, DeliveryWalk& walk) {
 }
 
 // Routes per edge of d's switches whose path delivers (reverse walk order: a
-// subtree is complete before it moves one hop on), into the caller's totals;
-// `sub` is per-thread scratch.
+// subtree is complete before it moves one hop on), into the caller's packed
+// totals (routes in the low bits, destinations above kPackedShift: one
+// read-modify-write per edge, and half the cache lines of two arrays of
+// doubles); `sub` is per-thread scratch.
 void IncrementalRouter::add_intact_load(const Destination& d, const DeliveryWalk& walk,
-                                        std::vector<double>& routes, std::vector<double>& dests,
-                                        std::vector<double>& sub) const {
+                                        std::vector<std::uint64_t>& packed,
+                                        std::vector<std::uint64_t>& sub) const {
   const auto& order = walk.order;
+  const Vertex* target = graph_.target.data();
   for (std::size_t i = 1; i < order.size(); ++i) sub[order[i]] = problem_.sources_at[order[i]];
-  sub[d.vertex] = 0.0;
+  sub[d.vertex] = 0;
   for (std::size_t i = order.size() - 1; i >= 1; --i) {
     const Vertex u = order[i];
-    if (sub[u] == 0.0) continue;
+    const std::uint64_t s = sub[u];
+    if (s == 0) continue;
     const EdgeId e = walk.next[u];
-    routes[e] += sub[u];
-    dests[e] += 1.0;
-    sub[graph_.target[e]] += sub[u];
+    packed[e] += (std::uint64_t{1} << kPackedShift) + s;
+    sub[target[e]] += s;
   }
 }
 

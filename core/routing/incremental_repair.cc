@@ -148,13 +148,19 @@ std::size_t IncrementalRouter::shortcuts(std::size_t budget) {
   for (std::size_t i = 0; i < shortcuts_.size();) {
     const Destination& d = problem_.destinations[shortcuts_[i].dest];
     const std::uint32_t at_root = root_sources(d);
-    build_tree(d);
-    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+    // Routes to LIDs that add no load (switch LIDs) are shortened too, but
+    // their trees were never in the loads.
+    if (d.loads) {
+      build_tree(d);
+      loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+    }
     PortNum* col = column(d.lid);
     for (; i < shortcuts_.size() && shortcuts_[i].dest == index_of(d); ++i)
       col[shortcuts_[i].x] = graph_.out_port[shortcuts_[i].e];
-    build_tree(d);
-    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+    if (d.loads) {
+      build_tree(d);
+      loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+    }
   }
   return shortcuts_.size();
 }

@@ -56,6 +56,12 @@ class IncrementalRouter {
 
  private:
   static constexpr Vertex kNone = 0xFFFFFFFFu;
+  // The check pass sums an edge's delivering routes and destinations in one
+  // 64-bit word: routes below bit 40, destinations above. Routes on an edge
+  // are at most sources x destinations, both below 49152 (unicast LIDs):
+  // under 2^32; destinations under 2^24.
+  static constexpr unsigned kPackedShift = 40;
+  static constexpr std::uint64_t kPackedRoutes = (std::uint64_t{1} << kPackedShift) - 1;
   // A shortcut must save at least this many source switches' routes one
   // hop each (hops saved times routes through the switch), else it is
   // churn for nothing (shortcuts()).
@@ -115,8 +121,8 @@ class IncrementalRouter {
   // entries where their hop is live, then walks the column; restored entries
   // whose path does not deliver go back to what they were. Leaves `walk` run.
   void check(const Destination& d, DeliveryWalk& walk);
-  void add_intact_load(const Destination& d, const DeliveryWalk& walk, std::vector<double>& routes,
-                       std::vector<double>& dests, std::vector<double>& sub) const;
+  void add_intact_load(const Destination& d, const DeliveryWalk& walk,
+                       std::vector<std::uint64_t>& packed, std::vector<std::uint64_t>& sub) const;
   // tree_ from a walk's good vertices.
   void tree_from(const DeliveryWalk& walk);
   // The tree of d over the current (delivering) column.

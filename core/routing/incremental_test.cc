@@ -236,6 +236,48 @@ TEST(Incremental, DragonflyRepairKeepsDeliveringRoutes) {
   }
 }
 
+// The loads the re-route reports (summed per thread in the check pass for
+// the routes that still deliver, then the repaired trees) are those of its
+// tables' routes, switch cable by switch cable.
+TEST(Incremental, LoadsMatchTracedRoutes) {
+  const std::vector<Fabric> fabrics = {testing::make_kary_ntree(4, 3).fabric,
+                                       testing::grid({6, 6}, true, 2)};
+  for (const Fabric& healthy : fabrics) {
+    Fabric f = healthy;
+    const RoutingResult before = route_psssp(f, RoutingOptions{});
+    const std::vector<PortRef> cables = switch_cables(f);
+    set_cable(f, cables[cables.size() / 3], false);
+    set_cable(f, cables[2 * cables.size() / 3], false);
+    for (const unsigned threads : {1u, 2u}) {
+      RoutingOptions o;
+      o.threads = threads;
+      const RoutingResult r = route_psssp_incremental(f, before.lfts, o, IncrementalOptions{});
+      ASSERT_TRUE(r.incremental.used) << r.incremental.reason;
+      std::vector<double> traced(f.channel_count(), 0.0);
+      for (const PortRef s : f.host_ports())
+        for (const PortRef d : f.host_ports()) {
+          std::vector<ChannelId> path;
+          if (s == d ||
+              testing::trace_route(f, r.lfts, s, f.port(d).lid, &path) != TraceStatus::delivered)
+            continue;
+          for (const ChannelId c : path) traced[c] += 1.0;
+        }
+      unsigned switch_channels = 0;
+      for (ChannelId c = 0; c < f.channel_count(); ++c) {
+        const PortRef from = f.channel_port(c);
+        const PortRef to = f.port(from).remote;
+        if (!to.valid() || !f.node(from.node).is_switch() || !f.node(to.node).is_switch()) continue;
+        ++switch_channels;
+        EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]) << "channel " << c;
+      }
+      EXPECT_GT(switch_channels, 0u);
+      if (f.switches().size() == 36) {
+        EXPECT_GT(r.incremental.rebalanced, 0u);  // shortcuts too
+      }
+    }
+  }
+}
+
 // After a relink the reference entry of u points to v again, but v's own
 // reference hop is still dead and its current entry points to u: restoring
 // u would close the loop u -> v -> u. u keeps its delivering entry.
