@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// The routing entry points of engine_bridge.h: on the caller's thread, or
+// started on a thread of its own and collected later.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "deadlock/layer_assignment.h"
+#include "engine_state.h"
+#include "formats/guid_list.h"
+#include "routing/incremental.h"
+
+using psssp::bridge::guarded;
+using psssp::bridge::guarded_into;
+using psssp::bridge::index_once;
+
+namespace {
+
+std::size_t live_switch_cables(const psssp::Fabric& f) {
+  std::size_t n = 0;
+  for (const psssp::NodeId sw : f.switches())
+    for (const psssp::Port& p : f.node(sw).ports)
+      if (p.usable() && f.node(p.remote.node).is_switch()) ++n;
+  return n / 2;
+}
+
+// The tables of the last full routing, by switch GUID; a full routing of a
+// fabric with fewer live cables (too many failed at once) does not replace
+// them, so the original routes still return when the cables do.
+void keep_reference(psssp_engine& e) {
+  const std::size_t cables = live_switch_cables(e.fabric);
+  if (!e.reference.empty() && cables < e.reference_cables) return;
+  e.reference_cables = cables;
+  e.reference.clear();
+  const psssp::ForwardingTables& lfts = e.result.lfts;
+  for (const psssp::NodeId sw : e.fabric.switches())
+    if (lfts.has_switch(sw))
+      e.reference[e.fabric.node(sw).guid].assign(lfts.row(sw), lfts.row(sw) + lfts.lid_count());
+}
+
+// The reference remapped to this sweep's switches (kNoPath where unknown).
+psssp::ForwardingTables reference_tables(const psssp_engine& e) {
+  psssp::ForwardingTables tables(e.fabric);
+  for (const psssp::NodeId sw : e.fabric.switches()) {
+    const auto it = e.reference.find(e.fabric.node(sw).guid);
+    if (it == e.reference.end() || !tables.has_switch(sw)) continue;
+    const std::size_t n = std::min(it->second.size(), tables.lid_count());
+    std::copy(it->second.begin(), it->second.begin() + static_cast<std::ptrdiff_t>(n),
+              tables.row(sw));
+  }
+  return tables;
+}
+
+}  // namespace
+
+namespace {
+
+// Routes the indexed snapshot (psssp_engine_route); throws on failure.
+void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
+  psssp::RoutingOptions routing = e->options.routing;
+  if (!e->options.guid_file.empty())
+    routing.guid_list = psssp::read_guid_list(e->options.guid_file);
+  const bool incremental = e->options.incremental && e->routed_before && e->current.lid_count() > 0;
+  if (incremental) {
+    const psssp::ForwardingTables reference = reference_tables(*e);
+    e->result = psssp::route_psssp_incremental(e->fabric, e->current, routing,
+                                               e->options.incremental_options, &reference);
+  } else {
+    e->result = psssp::route_psssp(e->fabric, routing);
+  }
+  if (!e->result.incremental.used) keep_reference(*e);
+  e->routed_before = true;
+  double layer_seconds = 0.0;
+  if (e->options.vls) {
+    // The hardware may offer fewer data VLs than the admin asked for.
+    psssp::deadlock::LayerOptions lo;
+    lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
+    psssp::deadlock::LayerAssignment a =
+        psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
+    e->layers = std::move(a.table);
+    e->layers_needed = a.layers_needed;
+    e->layers_used = a.layers_used;
+    layer_seconds = a.seconds;
+  }
+  e->routed = true;
+  if (!stats) return;
+  std::memset(stats, 0, sizeof *stats);
+  stats->switches = static_cast<unsigned>(e->fabric.switches().size());
+  stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
+  stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
+  stats->lids = static_cast<unsigned>(e->fabric.max_lid());
+  stats->seconds = e->result.seconds + layer_seconds;
+  stats->layers_needed = e->layers_needed;
+  stats->layers = e->layers_used;
+  stats->full_effort = e->result.full_effort ? 1 : 0;
+  stats->refine_passes = e->result.refine_passes_run;
+  stats->converged = e->result.converged ? 1 : 0;
+  stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
+  const auto& inc = e->result.incremental;
+  stats->incremental = inc.used ? 1 : 0;
+  stats->entries = inc.entries;
+  stats->kept = inc.kept;
+  stats->repaired = inc.repaired;
+  stats->restored = inc.restored;
+  stats->rebalanced = inc.rebalanced;
+  std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
+                incremental && !inc.used ? inc.reason.c_str() : "");
+  // Load statistics over the switch-to-switch channels that exist.
+  double sum = 0;
+  unsigned count = 0;
+  for (const psssp::NodeId sw : e->fabric.switches()) {
+    const psssp::Node& n = e->fabric.node(sw);
+    for (psssp::PortNum p = 1; p < n.ports.size(); ++p) {
+      const psssp::Port& port = n.ports[p];
+      if (!port.usable() || !e->fabric.node(port.remote.node).is_switch()) continue;
+      const psssp::ChannelId c = e->fabric.channel(psssp::PortRef{sw, p});
+      const double load = c < e->result.channel_load.size() ? e->result.channel_load[c] : 0.0;
+      sum += load;
+      ++count;
+      if (load > stats->max_load) stats->max_load = load;
+    }
+  }
+  stats->mean_load = count ? sum / count : 0.0;
+}
+
+}  // namespace
+
+int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_stats* stats) {
+  if (e->route_thread.joinable()) {
+    e->error = "a started routing is still running";
+    return -1;
+  }
+  return guarded(e, [&] {
+    index_once(e);
+    route_now(e, data_vls, stats);
+  });
+}
+
+int psssp_engine_route_start(psssp_engine_t* e, unsigned data_vls) {
+  if (e->route_thread.joinable()) {
+    e->error = "a started routing is still running";
+    return -1;
+  }
+  return guarded(e, [&] {
+    index_once(e);
+    e->route_rc = 0;
+    e->route_error.clear();
+    e->route_thread = std::thread([e, data_vls] {
+      e->route_rc = guarded_into(e->route_error, [&] { route_now(e, data_vls, &e->route_stats); });
+    });
+  });
+}
+
+int psssp_engine_route_started(const psssp_engine_t* e) {
+  return e->route_thread.joinable() ? 1 : 0;
+}
+
+int psssp_engine_route_finish(psssp_engine_t* e, struct psssp_route_stats* stats) {
+  if (!e->route_thread.joinable()) {
+    e->error = "no routing was started";
+    return -1;
+  }
+  e->route_thread.join();
+  if (e->route_rc != 0) {
+    e->error = e->route_error;
+    return -1;
+  }
+  if (stats) *stats = e->route_stats;
+  return 0;
+}
