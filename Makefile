@@ -44,7 +44,7 @@ asan-test: deps
 # The tests that run threads (core/parallel, routing, simulator) under
 # ThreadSanitizer: data races fail the run.
 TSAN_TESTS := core/parallel/parallel_test core/routing/routing_test simulator/simulator_test \
-              opensm-plugin/engine_bridge_test
+              core/deadlock/deadlock_test opensm-plugin/engine_bridge_test
 tsan-test: deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DPSSSP_WERROR=ON -DPSSSP_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(notdir $(TSAN_TESTS))

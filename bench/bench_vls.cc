@@ -5,8 +5,8 @@
 //   fabric  hosts  plain s  vls=8 s  ratio  plain cpu  layers cpu  cpu ratio  layers needed
 // plain s is route_psssp alone, vls=8 s routing plus layers (wall), each the
 // median of --runs N runs (default 3). plain cpu is the process CPU time of
-// the routing (all its threads), layers cpu the CPU time of assign_layers
-// (one thread), cpu ratio (plain + layers) / plain: on a shared machine the
+// the routing (all its threads), layers cpu that of assign_layers (all its
+// threads: the survey runs on every core), cpu ratio (plain + layers) / plain: on a shared machine the
 // CPU times are the steadier measure.
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
 #include <time.h>
@@ -83,7 +83,7 @@ void run(const Case& c, unsigned runs) {
     const RoutingResult r = route_psssp(f, RoutingOptions{});
     plain.push_back(seconds_since(t0));
     plain_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
-    const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    const double c1 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
     const auto t1 = std::chrono::steady_clock::now();
     try {
       needed = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{}).layers_needed;
@@ -91,7 +91,7 @@ void run(const Case& c, unsigned runs) {
       failure = e.what();
     }
     layered.push_back(plain.back() + seconds_since(t1));
-    layers_cpu.push_back(cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - c1);
+    layers_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c1);
   }
   const double p = median(plain), l = median(layered);
   const double pc = median(plain_cpu), lc = median(layers_cpu);

@@ -75,6 +75,7 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
     // The hardware may offer fewer data VLs than the admin asked for.
     psssp::deadlock::LayerOptions lo;
     lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
+    lo.threads = e->options.routing.threads;
     psssp::deadlock::LayerAssignment a =
         psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
     e->layers = std::move(a.table);

@@ -174,6 +174,7 @@ int route(RouteOptions& o) {
   if (o.vls) {
     deadlock::LayerOptions lo;
     lo.max_layers = o.vls;
+    lo.threads = o.routing.threads;
     layers = deadlock::assign_layers(fabric, result.lfts, lo);  // LayerError: too few
     if (!o.layers_out.empty())
       write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, layers.table);

@@ -7,6 +7,8 @@
 
 #include "acyclic_slots.h"
 #include "layer_graph.h"
+#include "parallel/run_workers.h"
+#include "parallel/thread_count.h"
 #include "path_survey.h"
 #include "route_walk.h"
 
@@ -88,15 +90,26 @@ class LayerPlanner {
   // Dependencies per path (capped), so paths can be visited by length; also
   // the union of all dependencies: acyclic means one layer holds them all.
   void survey_paths() {
-    std::vector<std::uint8_t> in_union(g_.slots.size(), 0);
-    std::vector<bool> has_length(256, false);
-    PathSurvey survey(g_.fabric, g_.slots, tracer_);
-    for (std::size_t d = 0; d < dests_.size(); ++d) {
+    // Destinations are independent: each thread surveys a share of them into
+    // its own union and lengths seen; a loop found by several threads is
+    // reported for the lowest destination, as one thread would.
+    const auto threads = static_cast<unsigned>(std::max<std::size_t>(
+        1, std::min<std::size_t>(parallel::effective_threads(options_.threads), dests_.size())));
+    std::vector<std::vector<std::uint8_t>> in_union(threads);
+    std::vector<std::vector<bool>> has_length(threads);
+    std::vector<std::unique_ptr<PathSurvey>> surveys(threads);
+    parallel::parallel_for(dests_.size(), threads, [&](std::size_t d, unsigned w) {
+      if (!surveys[w]) {
+        surveys[w] = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_);
+        in_union[w].assign(g_.slots.size(), 0);
+        has_length[w].assign(256, false);
+      }
+      PathSurvey& survey = *surveys[w];
       survey.begin(dests_[d]);
       for (std::size_t s = 0; s < ns_; ++s) {
         prefetch_first_hop(s + 4, d);
         WalkEnd end = WalkEnd::delivered;
-        const std::size_t count = survey.count(sources_[s].node, in_union, end);
+        const std::size_t count = survey.count(sources_[s].node, in_union[w], end);
         if (end == WalkEnd::loop)
           throw LayerError("forwarding loop on the route from " +
                                describe_node(g_.fabric, sources_[s].node) + " to LID " +
@@ -104,14 +117,21 @@ class LayerPlanner {
                            0, options_.max_layers);
         const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
         length_[d * ns_ + s] = len;
-        has_length[len] = true;
+        has_length[w][len] = true;
       }
-    }
+    });
+    std::vector<std::uint8_t> all(g_.slots.size(), 0);
+    for (const auto& u : in_union)
+      for (std::size_t i = 0; i < u.size(); ++i) all[i] |= u[i];
     // Every subset of an acyclic graph is acyclic: first fit would put every
     // route into layer 0, and balancing may move any route anywhere.
-    one_layer_ = slots_acyclic(g_.fabric, g_.slots, in_union);
+    one_layer_ = slots_acyclic(g_.fabric, g_.slots, all);
     for (unsigned len = 1; len < 256; ++len)
-      if (has_length[len]) lengths_.push_back(len);
+      for (const auto& seen : has_length)
+        if (!seen.empty() && seen[len]) {
+          lengths_.push_back(len);
+          break;
+        }
   }
 
   // Calls f(s, d) for every path with dependencies, in the placement order.

@@ -50,6 +50,9 @@ struct LayerOptions {
   // When `order` needs more than max_layers, try the other orders before
   // giving up (each try costs one more first-fit pass).
   bool try_other_orders = true;
+  // Threads for the survey of all routes (0: one per core); the tables do
+  // not depend on it.
+  unsigned threads = 0;
 };
 
 struct LayerAssignment {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "deadlock_check.h"
 #include "route_walk.h"
@@ -226,6 +227,47 @@ TEST(LayerAssignment, DeterministicAndLmcAware) {
     for (unsigned k = 1; k < 4; ++k)
       EXPECT_EQ(a.table.layer(p.lid, static_cast<Lid>(dlid)),
                 a.table.layer(static_cast<Lid>(p.lid + k), static_cast<Lid>(dlid)));
+}
+
+TEST(LayerAssignment, SurveyThreadsChangeNothing) {
+  // The survey of all routes runs on options.threads threads: the same
+  // tables and counts from one, two or three, and on a forwarding loop the
+  // same message (the lowest destination's, as one thread finds it).
+  const Fabric f = grid({4, 4}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  for (const bool balance : {false, true}) {
+    LayerOptions o;
+    o.balance = balance;
+    o.threads = 1;
+    const LayerAssignment one = assign_layers(f, lfts, o);
+    for (const unsigned threads : {2u, 3u}) {
+      o.threads = threads;
+      const LayerAssignment many = assign_layers(f, lfts, o);
+      EXPECT_TRUE(many.table == one.table) << threads << " threads";
+      EXPECT_EQ(many.layers_needed, one.layers_needed);
+      EXPECT_EQ(many.routes_per_layer, one.routes_per_layer);
+    }
+  }
+  Fabric line = grid({4}, false, 1);
+  ForwardingTables looped = min_hop_lfts(line);
+  for (const char* host : {"h-2", "h-3"}) {
+    const Lid target = line.node(*line.find_by_name(host)).ports[1].lid;
+    looped.set(*line.find_by_name("sw-1"), target, 3);
+    looped.set(*line.find_by_name("sw-0"), target, 2);
+  }
+  std::string message[2];
+  for (const unsigned threads : {1u, 2u}) {
+    LayerOptions o = first_fit(8);
+    o.threads = threads;
+    try {
+      assign_layers(line, looped, o);
+      ADD_FAILURE() << "no LayerError with " << threads << " threads";
+    } catch (const LayerError& e) {
+      message[threads - 1] = e.what();
+    }
+  }
+  EXPECT_NE(message[0].find("forwarding loop"), std::string::npos) << message[0];
+  EXPECT_EQ(message[0], message[1]);
 }
 
 }  // namespace
