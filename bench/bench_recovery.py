@@ -41,7 +41,6 @@ import argparse
 import collections
 import os
 import random
-import re
 import shlex
 import signal
 import statistics
@@ -53,35 +52,13 @@ from datetime import datetime
 try:  # scripts/ on PYTHONPATH (see above)
     from ibsim_session import IBSIM_LIMITS, IbsimFabric, SessionError
     from opensm_engines import EngineSetup
-    from opensm_log import CONFIGURED, LOG_TIME, ROUTING_STARTS, parse_log
+    from opensm_log import CONFIGURED, ROUTING_STARTS, SUBNET_UP, log_time, parse_log
     from psssp_tools import binary, run
 except ImportError as e:
     sys.exit("bench_recovery.py: %s; run it as PYTHONPATH=scripts bench/bench_recovery.py" % e)
 
 from bench_churn import switch_cables, tables_check
 ACKED = "SWITCHES CONFIGURED FOR UNICAST"
-SUBNET_UP = "SUBNET UP"
-
-
-def stamp(line, year):
-    """Seconds since the epoch of an OpenSM log line (local time), or None."""
-    m = LOG_TIME.match(line)
-    if not m:
-        return None
-    t = datetime.strptime("%d %s" % (year, m.group(1)), "%Y %b %d %H:%M:%S")
-    return t.timestamp() + int(m.group(2)) / 1e6
-
-
-def log_size(sm):
-    return os.path.getsize(sm.run.log_path) if os.path.exists(sm.run.log_path) else 0
-
-
-def log_since(sm, offset):
-    if not os.path.exists(sm.run.log_path):
-        return ""
-    with open(sm.run.log_path, errors="replace") as f:
-        f.seek(offset)
-        return f.read()
 
 
 Recovery = collections.namedtuple(
@@ -101,13 +78,13 @@ def sweep_times(text, start, year):
     discoveries = 0
     for line in text.splitlines():
         # A message box's text follows its time-stamped first line.
-        last = stamp(line, year) or last
+        last = log_time(line, year) or last
         if routing_start is None and HEAVY_SWEEP in line:
             discoveries += 1
         if routing_start is None and ROUTING_STARTS in line:
-            routing_start = stamp(line, year)
+            routing_start = log_time(line, year)
         elif configured is None and CONFIGURED.search(line):
-            t = stamp(line, year)
+            t = log_time(line, year)
             engine = CONFIGURED.search(line).group(1)
             configured = t - start
             if routing_start is not None:
@@ -127,31 +104,16 @@ def engine_share(r):
     return r.window + (r.acked - r.configured)
 
 
-def wait_for(sm, offset, needle, timeout):
-    """Waits until `needle` appears in the log after byte `offset`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if needle in log_since(sm, offset):
-            return True
-        if sm.proc.poll() is not None:
-            raise SessionError("opensm exited (status %d); log %s" % (sm.proc.returncode,
-                                                                     sm.run.log_path))
-        time.sleep(0.05)
-    return False
-
-
 def settle(sm, offset, timeout, quiet=2.0):
     """Waits for the re-sweep started after `offset` to end (SUBNET UP), and then
     until the log stays free of new routings for `quiet` seconds."""
-    if not wait_for(sm, offset, SUBNET_UP, timeout):
-        raise SessionError("no SUBNET UP within %ds after a cable change; log %s" % (
-            timeout, sm.run.log_path))
+    sm.wait_for_log(SUBNET_UP, timeout=timeout, since=offset)
     while True:
-        mark = log_size(sm)
+        mark = sm.log_offset()
         time.sleep(quiet)
-        if ROUTING_STARTS not in log_since(sm, mark):
+        if ROUTING_STARTS not in sm.log_since(mark):
             return
-        wait_for(sm, mark, SUBNET_UP, timeout)
+        sm.wait_for_log(SUBNET_UP, timeout=timeout, since=mark)
 
 
 def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
@@ -178,27 +140,24 @@ def measure_engine(args, net, engine, cables, workdir, plugin_dir=None):
     try:
         sm = fabric.start_opensm(args=setup.args + ["-D", "0x03"], conf=conf, env_extra=env)
         t0 = time.monotonic()
-        if not wait_for(sm, 0, SUBNET_UP, args.timeout):
-            raise SessionError("%s: subnet not up within %ds" % (engine, args.timeout))
+        sm.wait_for_log(SUBNET_UP, timeout=args.timeout)
         up = time.monotonic() - t0
         settle(sm, 0, args.timeout)
-        first_window = parse_log(log_since(sm, 0)).routing_seconds  # the full routing
+        first_window = parse_log(sm.log_since(0)).routing_seconds  # the full routing
         year = datetime.now().year
         for cable in cables:
             sw, port = cable[0], cable[1]
-            offset = log_size(sm)
+            offset = sm.log_offset()
             start = time.time()
             fabric.console('Unlink "%s"[%d]' % (sw, port))
-            if not wait_for(sm, offset, ACKED, args.timeout):
-                raise SessionError("%s: no re-sweep within %ds of unlinking %s[%d]; log %s" % (
-                    engine, args.timeout, sw, port, sm.run.log_path))
-            recovery = sweep_times(log_since(sm, offset), start, year)
+            sm.wait_for_log(ACKED, timeout=args.timeout, since=offset)
+            recovery = sweep_times(sm.log_since(offset), start, year)
             settle(sm, offset, args.timeout)
             check = tables_check(fabric, workdir, "after-fault") if args.check else None
             rows.append(("%s[%d]" % (sw, port), recovery, check))
-            offset = log_size(sm)
+            offset = sm.log_offset()
             fabric.console('ReLink "%s"[%d]' % (sw, port))
-            wait_for(sm, offset, ROUTING_STARTS, args.timeout)
+            sm.wait_for_log(ROUTING_STARTS, timeout=args.timeout, since=offset)
             settle(sm, offset, args.timeout)
     finally:
         fabric.stop()

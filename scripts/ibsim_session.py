@@ -295,12 +295,25 @@ class ResidentOpensm:
         self.proc = proc
         self.run = run
 
-    def wait_for_log(self, pattern, count=1, timeout=120):
-        """Waits until `pattern` (regex) has appeared `count` times in the log."""
+    def log_offset(self):
+        """The log's size now: pass it as `since` to wait for what comes next."""
+        return os.path.getsize(self.run.log_path) if os.path.exists(self.run.log_path) else 0
+
+    def log_since(self, offset):
+        """The log's text after byte `offset`."""
+        if not os.path.exists(self.run.log_path):
+            return ""
+        with open(self.run.log_path, errors="replace") as f:
+            f.seek(offset)
+            return f.read()
+
+    def wait_for_log(self, pattern, count=1, timeout=120, since=0):
+        """Waits until `pattern` (regex) has appeared `count` times in the log
+        after byte `since`."""
         regex = re.compile(pattern)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if os.path.exists(self.run.log_path) and len(regex.findall(self.run.log)) >= count:
+            if len(regex.findall(self.log_since(since))) >= count:
                 return
             if self.proc.poll() is not None:
                 raise SessionError("opensm exited (status %d) waiting for %r; log %s" % (

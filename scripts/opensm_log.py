@@ -65,21 +65,25 @@ def message(line):
     return re.sub(r"^.*?-> ", "", line).strip()
 
 
-def _stamp(line):
+def log_time(line, year=None):
+    """Seconds since the epoch of an OpenSM log line (local time; the log
+    names no year: `year`, default this one), or None for a line without a
+    time stamp."""
     m = LOG_TIME.match(line)
     if not m:
         return None
-    t = datetime.strptime(m.group(1), "%b %d %H:%M:%S")
-    return t.day * 86400 + t.hour * 3600 + t.minute * 60 + t.second + int(m.group(2)) / 1e6
+    t = datetime.strptime("%d %s" % (year or datetime.now().year, m.group(1)),
+                          "%Y %b %d %H:%M:%S")
+    return t.timestamp() + int(m.group(2)) / 1e6
 
 
 def _routing_seconds(lines):
     start = None
     for line in lines:
         if ROUTING_STARTS in line and start is None:
-            start = _stamp(line)
+            start = log_time(line)
         elif start is not None and CONFIGURED.search(line):
-            end = _stamp(line)
+            end = log_time(line)
             return end - start if end is not None else None
     return None
 
