@@ -33,10 +33,10 @@ def test_recovery_is_timed_and_tables_avoid_the_dead_cable(tmp_path):
         row = re.search(r"^\| %s \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) "
                         r"\| ([0-9.]+) \| ([0-9.]+) \|$" % engine, out, re.M)
         assert row, out
-        configured, acked, window, before, share = (float(x) for x in row.groups())
+        configured, acked, window, before, _share = (float(x) for x in row.groups())
         assert 0 <= window <= configured <= acked, out
-        # OpenSM discovers before any engine routes; the engine's share is
-        # its routing plus its upload, a part of the whole recovery.
-        assert 0 < before <= configured and window <= share <= acked, out
+        # OpenSM discovers before any engine routes: the re-sweep's routing
+        # starts after the unlink and before its tables are configured.
+        assert 0 < before <= configured, out
     assert re.search(r"^\| minhop \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$", out, re.M), out
     assert re.search(r"one OpenSM discovery \(psssp [01], minhop [01]\)", out), out
