@@ -124,13 +124,17 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
   stats->mean_load = count ? sum / count : 0.0;
 }
 
+// A second routing while a started one reads the snapshot is refused.
+bool refused_while_started(psssp_engine* e) {
+  if (!e->route_thread.joinable()) return false;
+  e->error = "a started routing is still running";
+  return true;
+}
+
 }  // namespace
 
 int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_stats* stats) {
-  if (e->route_thread.joinable()) {
-    e->error = "a started routing is still running";
-    return -1;
-  }
+  if (refused_while_started(e)) return -1;
   return guarded(e, [&] {
     index_once(e);
     route_now(e, data_vls, stats);
@@ -138,10 +142,7 @@ int psssp_engine_route(psssp_engine_t* e, unsigned data_vls, struct psssp_route_
 }
 
 int psssp_engine_route_start(psssp_engine_t* e, unsigned data_vls) {
-  if (e->route_thread.joinable()) {
-    e->error = "a started routing is still running";
-    return -1;
-  }
+  if (refused_while_started(e)) return -1;
   return guarded(e, [&] {
     index_once(e);
     e->route_rc = 0;
