@@ -10,12 +10,6 @@ namespace psssp::routing {
 
 void IncrementalRouter::find_components() {
   const std::uint32_t n = graph_.vertex_count;
-  in_first_.assign(n + 1, 0);
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e) ++in_first_[graph_.target[e] + 1];
-  for (Vertex v = 0; v < n; ++v) in_first_[v + 1] += in_first_[v];
-  in_edges_.resize(graph_.edge_count());
-  std::vector<std::uint32_t> fill(in_first_.begin(), in_first_.end() - 1);
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e) in_edges_[fill[graph_.target[e]]++] = e;
   component_.assign(n, kNone);
   std::vector<Vertex> queue;
   for (Vertex s = 0; s < n; ++s) {

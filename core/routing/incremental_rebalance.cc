@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // IncrementalRouter: moves onto light links after the repair (incremental_router.h).
 #include <algorithm>
+#include <boost/range/iterator_range.hpp>
 
 #include "incremental_router.h"
 
@@ -102,8 +103,9 @@ std::size_t IncrementalRouter::rebalance(std::size_t budget) {
           if (ly != kNone && lx != kNone && ly + 1 <= lx && try_move(d, x, e)) ++moved;
           continue;
         }
-        for (std::uint32_t k = in_first_[x]; k < in_first_[x + 1]; ++k) {
-          const EdgeId in = in_edges_[k];
+        for (const auto re :
+             boost::make_iterator_range(boost::out_edges(ReverseVertex{x}, graph_.reverse))) {
+          const EdgeId in = graph_.reverse[re];
           const Vertex p = graph_.source[in];
           if (p == d.vertex || moved >= budget) continue;
           const std::uint32_t lp = path_length(d, p, kNone);

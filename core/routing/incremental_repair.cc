@@ -2,6 +2,8 @@
 // IncrementalRouter: new hops for the failure points, and shortcuts behind detours
 // (incremental_router.h).
 
+#include <boost/range/iterator_range.hpp>
+
 #include "incremental_router.h"
 
 namespace psssp::routing {
@@ -26,8 +28,9 @@ void IncrementalRouter::attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue&
       if (w.state[c] != DeliveryWalk::kGood) propagate_.push_back(c);
   }
   for (const Vertex x : propagate_) {
-    for (std::uint32_t k = in_first_[x]; k < in_first_[x + 1]; ++k) {
-      const EdgeId in = in_edges_[k];  // b -> x
+    for (const auto re :
+         boost::make_iterator_range(boost::out_edges(ReverseVertex{x}, graph_.reverse))) {
+      const EdgeId in = graph_.reverse[re];  // b -> x
       const Vertex b = graph_.source[in];
       const std::uint8_t s = w.state[b];
       if (s != DeliveryWalk::kBad && s != DeliveryWalk::kFailure) continue;

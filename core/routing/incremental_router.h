@@ -160,15 +160,13 @@ class IncrementalRouter {
   std::vector<PortNum> columns_;
   std::vector<std::uint32_t> component_;  // per vertex: connected component
   std::vector<std::uint32_t> component_size_;
-  std::vector<std::uint32_t> in_first_;  // per vertex: its edges in in_edges_ (CSR)
-  std::vector<EdgeId> in_edges_;         // edges by target
-  DeliveryWalk walk_;                    // for the destination at hand (serial phases)
-  std::vector<double> cost_;             // per vertex: path cost to the destination at hand
-  std::vector<Vertex> child_;            // per vertex: first bad switch hopping to it (repair)
-  std::vector<Vertex> sibling_;          // per bad switch: the next one with the same hop
-  std::vector<std::uint32_t> mark_;      // per vertex: path_costs' stamp
-  std::vector<std::size_t> position_;    // per vertex: place in tree_.order (shortcut)
-  std::vector<double> flow_;             // per vertex: routes through it (find_shortcuts)
+  DeliveryWalk walk_;                  // for the destination at hand (serial phases)
+  std::vector<double> cost_;           // per vertex: path cost to the destination at hand
+  std::vector<Vertex> child_;          // per vertex: first bad switch hopping to it (repair)
+  std::vector<Vertex> sibling_;        // per bad switch: the next one with the same hop
+  std::vector<std::uint32_t> mark_;    // per vertex: path_costs' stamp
+  std::vector<std::size_t> position_;  // per vertex: place in tree_.order (shortcut)
+  std::vector<double> flow_;           // per vertex: routes through it (find_shortcuts)
   std::vector<Shortcut> shortcuts_;
   std::uint32_t stamp_ = 0;
   std::vector<Vertex> propagate_;      // repair scratch

@@ -21,6 +21,7 @@ constexpr EdgeId kNoEdge = 0xFFFFFFFFu;
 // is the forward edge's id, so weights and loads stay indexed by forward edge.
 using ReverseGraph =
     boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeId>;
+using ReverseVertex = boost::graph_traits<ReverseGraph>::vertex_descriptor;
 
 struct RoutingGraph {
   SwitchView view;
