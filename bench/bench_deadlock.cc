@@ -53,6 +53,7 @@ const std::vector<Case>& cases() {
        }},
       {"hypercube-6-h4", [] { return topo::hypercube(6, 4); }},
       {"dragonfly-a8p4h4", [] { return topo::dragonfly(8, 4, 4); }},
+      {"dragonfly-a12p6h6", [] { return topo::dragonfly(12, 6, 6); }},
       {"hyperx-8x8-h4",
        [] {
          return topo::hyperx({8, 8}, 1, 4);

@@ -52,6 +52,28 @@ const std::vector<Case>& cases() {
       {"ktree-16-3", [] { return build(topo::kary_ntree(16, 3, 16)); }},
       {"dragonfly-a12p6h6", [] { return build(topo::dragonfly(12, 6, 6)); }},
       {"ktree-32-3", [] { return build(topo::kary_ntree(32, 3, 32)); }},
+      // The other families of psssp-topo, each at one size of 1000-4000 hosts.
+      {"fattree2-32x24-s4-c2", [] { return build(topo::fattree2(32, 24, 4, 2, 0)); }},
+      {"torus-16x16-h4", [] { return build(topo::grid({16, 16}, true, 4)); }},
+      {"torus-8x8x8-h4", [] { return build(topo::grid({8, 8, 8}, true, 4)); }},
+      {"mesh-16x16-h4", [] { return build(topo::grid({16, 16}, false, 4)); }},
+      {"hypercube-8-h4", [] { return build(topo::hypercube(8, 4)); }},
+      {"hyperx-8x8x8-h4", [] { return build(topo::hyperx({8, 8, 8}, 1, 4)); }},
+      {"kautz-4-3-h4", [] { return build(topo::kautz(4, 3, 4)); }},
+      {"director-is5300-3-mesh",
+       [] {
+         topo::DirectorParams p;
+         const topo::DirectorModel& m = topo::director_model("is5300");
+         p.model = m.description;
+         p.line_chips = m.line_chips;
+         p.fabric_chips = m.fabric_chips;
+         p.chip_ports = m.chip_ports;
+         p.external_ports = m.external_ports;
+         p.chassis = 3;
+         p.join = topo::DirectorJoin::mesh;
+         p.bundle = 30;
+         return build(topo::director(p));
+       }},
   };
   return c;
 }

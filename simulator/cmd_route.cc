@@ -268,7 +268,9 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "row), interleaved (round robin over switches), lid, or\n"
          "auto (default): switches, and with full effort also\n"
          "interleaved, and interleaved with ties to the lowest port,\n"
-         "keeping the highest estimated eBB")
+         "keeping the highest estimated eBB; with fast effort on a\n"
+         "direct network (hosts on every switch) switches and the\n"
+         "port-order one, which must be 0.5% better")
       ->type_name("O");
   CLI::Option* vls =
       cli::add_uint(cmd, "--vls", o.vls,

@@ -177,9 +177,36 @@ TEST(Routing, AutomaticEffortFollowsTheWork) {
   plain_full.effort = RoutingOptions::Effort::full;
   plain_full.source_affinity = plain_full.root_affinity = 0.0;
   plain_full.refine_passes = 0;
-  plain_full.order = RoutingOptions::Order::switches;  // fast effort's order
+  plain_full.order = RoutingOptions::Order::switches;  // fast effort's default order
+  fast.order = RoutingOptions::Order::switches;        // one routing, no port-order candidate
   fast.refine_passes = 0;
   EXPECT_TRUE(route_psssp(f, plain_full).lfts == route_psssp(f, fast).lfts);
+}
+
+// Fast effort on a direct network (hosts on every switch) routes the
+// port-order candidate beside the default and keeps it for a clear gain; a
+// fat tree (switches without hosts) gets the one routing.
+TEST(Routing, FastEffortTriesPortOrderOnDirectNetworks) {
+  RoutingOptions fast;
+  fast.effort = RoutingOptions::Effort::fast;
+  RoutingOptions fast_default = fast;
+  fast_default.order = RoutingOptions::Order::switches;
+
+  const Fabric torus = testing::make_torus({4, 4, 4}, 2);
+  const RoutingResult r = route_psssp(torus, fast);
+  EXPECT_GT(r.estimate_port_order, 0.0);
+  EXPECT_GT(r.estimate_switches, 0.0);
+  EXPECT_LT(r.estimate_interleaved, 0.0);  // full effort's candidate only
+  EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::first);
+  EXPECT_EQ(r.order, RoutingOptions::Order::interleaved);
+  EXPECT_GT(testing::estimate_ebb(torus, r.lfts, 400),
+            testing::estimate_ebb(torus, route_psssp(torus, fast_default).lfts, 400) + 0.01);
+
+  const auto tree = testing::make_kary_ntree(4, 3, 0, 42);
+  const RoutingResult t = route_psssp(tree.fabric, fast);
+  EXPECT_LT(t.estimate_port_order, 0.0);
+  EXPECT_EQ(t.order, RoutingOptions::Order::switches);
+  EXPECT_TRUE(t.lfts == route_psssp(tree.fabric, fast_default).lfts);
 }
 
 TEST(Routing, SpeculativeRefinementMatchesOneThread) {

@@ -43,6 +43,13 @@ class Router {
   // The hosts whose traffic adds load (RoutingProblem::source_ports).
   const std::vector<PortRef>& load_sources() const { return problem_.source_ports; }
 
+  // Whether every switch has load sources attached (a direct network: tori,
+  // meshes, HyperX, dragonflies; not fat trees or directors).
+  bool hosts_on_every_switch() const {
+    return std::all_of(problem_.sources_at.begin(), problem_.sources_at.end(),
+                       [](std::uint32_t n) { return n != 0; });
+  }
+
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.
   bool prepare();

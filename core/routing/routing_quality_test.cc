@@ -42,6 +42,7 @@ TEST(RoutingQuality, EndpointAffinityBeatsPlainOnTori) {
   for (const Fabric& f : {testing::make_torus({4, 4, 4}, 2), testing::make_torus({8, 8}, 4)}) {
     RoutingOptions fast;
     fast.effort = RoutingOptions::Effort::fast;
+    fast.order = RoutingOptions::Order::switches;  // plain P-SSSP alone, no port-order candidate
     const double ours = testing::estimate_ebb(f, route_psssp(f, {}).lfts, 400);
     const double plain = testing::estimate_ebb(f, route_psssp(f, fast).lfts, 400);
     EXPECT_GT(ours, plain + 0.01);
