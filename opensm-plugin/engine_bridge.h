@@ -43,7 +43,8 @@ struct psssp_route_stats {
   int converged;              /* the last of them changed no table */
   int incremental;            /* re-routed from the current tables */
   unsigned long long entries, kept, repaired, restored, rebalanced; /* incremental: entries */
-  char full_reason[160]; /* why the routing was full, if incremental was possible */
+  char full_reason[160];     /* why the routing was full, if incremental was possible */
+  char layers_fallback[160]; /* vls=N: which routing fit, when the first needed too many layers */
 };
 
 /* Parses `options` (event_plugin_options text). Returns NULL and writes a

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "deadlock/layer_assignment.h"
+#include "deadlock/deadlock_free_routing.h"
 #include "engine_state.h"
 #include "formats/guid_list.h"
 #include "routing/incremental.h"
@@ -68,21 +68,25 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
   } else {
     e->result = psssp::route_psssp(e->fabric, routing);
   }
-  if (!e->result.incremental.used) keep_reference(*e);
-  e->routed_before = true;
   double layer_seconds = 0.0;
+  std::string layers_fallback;
   if (e->options.vls) {
     // The hardware may offer fewer data VLs than the admin asked for.
     psssp::deadlock::LayerOptions lo;
     lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
     lo.threads = e->options.routing.threads;
-    psssp::deadlock::LayerAssignment a =
-        psssp::deadlock::assign_layers(e->fabric, e->result.lfts, lo);
-    e->layers = std::move(a.table);
-    e->layers_needed = a.layers_needed;
-    e->layers_used = a.layers_used;
-    layer_seconds = a.seconds;
+    // When the routes need more layers, layer-friendlier routings are tried.
+    psssp::deadlock::DeadlockFreeRouting d =
+        psssp::deadlock::layer_or_reroute(e->fabric, std::move(e->result), routing, lo);
+    e->result = std::move(d.routing);
+    e->layers = std::move(d.layers.table);
+    e->layers_needed = d.layers.layers_needed;
+    e->layers_used = d.layers.layers_used;
+    layer_seconds = d.layers.seconds;
+    layers_fallback = std::move(d.fallback);
   }
+  if (!e->result.incremental.used) keep_reference(*e);
+  e->routed_before = true;
   e->routed = true;
   if (!stats) return;
   std::memset(stats, 0, sizeof *stats);
@@ -106,6 +110,8 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
   stats->rebalanced = inc.rebalanced;
   std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
                 incremental && !inc.used ? inc.reason.c_str() : "");
+  std::snprintf(stats->layers_fallback, sizeof stats->layers_fallback, "%s",
+                layers_fallback.c_str());
   // Load statistics over the switch-to-switch channels that exist.
   double sum = 0;
   unsigned count = 0;

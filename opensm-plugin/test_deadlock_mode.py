@@ -71,6 +71,33 @@ def test_tree_needs_one_layer(tmp_path):
         assert "routes need 1 virtual layers" in osm.log
 
 
+def test_routes_again_when_the_layers_run_out(tmp_path):
+    # Fast effort's routes on a 4x4x4 torus need 3 layers; with 2 the plugin
+    # routes again with full effort (2 layers) instead of failing, says so,
+    # and the tables are the offline ones, proven free of credit loops.
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4x4", "--hosts-per-switch", 1)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm, topo, fts = _route(fabric, tmp_path, "effort=fast vls=2", ["-Q"])
+        assert CONFIGURED in osm.log, osm.log[-3000:]
+        assert re.search(r"psssp: routed again (in port order|with full effort): the routing "
+                         r"before needed more than 2 virtual layers", osm.log), osm.log[-3000:]
+        record = parse_log(osm.log).psssp
+        assert record.layers_needed and record.layers_needed <= 2, osm.log[-3000:]
+        proof = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--deadlock",
+                     "--layers", record.layer_table, "--sl2vl", osm.dump("opensm-sl2vl.dump")],
+                    check=False)
+        assert proof.returncode == 0 and ": none;" in proof.stdout, proof.stdout[-3000:]
+        offline, offline_layers = tmp_path / "offline.dump", tmp_path / "offline-layers.dump"
+        routed = run([binary("psssp-sim"), "route", topo, "-o", offline, "--effort", "fast",
+                      "--vls", 2, "--layers-out", offline_layers])
+        assert "routed again" in routed.stderr, routed.stderr
+        same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
+                   check=False)
+        assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+        with open(record.layer_table, "rb") as dump:
+            assert dump.read() == offline_layers.read_bytes()
+
+
 def test_too_few_layers_is_an_error_and_opensm_falls_back(tmp_path):
     net = generate("torus", str(tmp_path / "t.net"), "--dims", "8x8", "--hosts-per-switch", 1)
     with IbsimFabric(net, tmp_path) as fabric:

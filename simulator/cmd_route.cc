@@ -12,7 +12,7 @@
 #include "cli/json_report.h"
 #include "cli/output_files.h"
 #include "commands.h"
-#include "deadlock/layer_assignment.h"
+#include "deadlock/deadlock_free_routing.h"
 #include "fabric/canonical_order.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
@@ -169,32 +169,41 @@ int route(RouteOptions& o) {
       result = route_psssp_incremental(fabric, previous, o.routing, o.incremental, &reference);
     }
   }
-  write_lfts(out, fabric, result.lfts);
   deadlock::LayerAssignment layers;
+  std::string fallback;
   if (o.vls) {
     deadlock::LayerOptions lo;
     lo.max_layers = o.vls;
     lo.threads = o.routing.threads;
-    layers = deadlock::assign_layers(fabric, result.lfts, lo);  // LayerError: too few
+    // LayerError when no routing tried fits; else perhaps another routing.
+    deadlock::DeadlockFreeRouting d =
+        deadlock::layer_or_reroute(fabric, std::move(result), o.routing, lo);
+    result = std::move(d.routing);
+    layers = std::move(d.layers);
+    fallback = std::move(d.fallback);
     if (!o.layers_out.empty())
       write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, layers.table);
   }
+  write_lfts(out, fabric, result.lfts);
   if (o.json) {
     cli::Json report;
     if (o.vls)
       report = {{"needed", layers.layers_needed},
                 {"used", layers.layers_used},
                 {"seconds", layers.seconds},
-                {"output", o.layers_out}};
+                {"output", o.layers_out},
+                {"fallback", fallback}};
     print_json(o, fabric, result, report);
     outputs.commit();
   } else {
     outputs.commit();
     print_summary(fabric, result, o.output);  // "wrote FILE" once it is written
-    if (o.vls)
+    if (o.vls) {
+      if (!fallback.empty()) std::fprintf(stderr, "  %s\n", fallback.c_str());
       std::fprintf(stderr, "  routes need %u virtual layers, spread over %u, in %.3f s%s%s\n",
                    layers.layers_needed, layers.layers_used, layers.seconds,
                    o.layers_out.empty() ? "" : "; table in ", o.layers_out.c_str());
+    }
   }
   return cli::kExitOk;
 }
@@ -275,8 +284,9 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
   CLI::Option* vls =
       cli::add_uint(cmd, "--vls", o.vls,
                     "deadlock-free mode, as the plugin's vls=N: spread the routes over\n"
-                    "at most N virtual layers (SLs), each free of credit loops; fails\n"
-                    "when the routes need more",
+                    "at most N virtual layers (SLs), each free of credit loops; when\n"
+                    "the routes need more, routes again in port order, then with full\n"
+                    "effort, and fails when none fits",
                     1, 16);
   cmd.add_option("--layers-out", o.layers_out,
                  "with --vls: write the layer table the plugin would program\n"

@@ -34,8 +34,8 @@ WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId 
   return end;
 }
 
-std::string layers_message(unsigned needed, unsigned available) {
-  return (needed == 0 ? "needs more than " + std::to_string(kSearchCap)
+std::string layers_message(unsigned needed, unsigned cap, unsigned available) {
+  return (needed == 0 ? "needs more than " + std::to_string(cap)
                       : "needs " + std::to_string(needed)) +
          " virtual layers, " + std::to_string(available) + " available";
 }
@@ -176,7 +176,7 @@ class LayerPlanner {
   }
 
   // First fit: the lowest layer whose graph stays acyclic. Returns the
-  // layers needed, 0 when more than kSearchCap.
+  // layers needed, 0 when more than search_cap().
   unsigned first_fit() {
     layers_.clear();
     layers_.push_back(std::make_unique<LayerGraph>(g_));
@@ -206,7 +206,7 @@ class LayerPlanner {
       }
       for (unsigned l = 0;; ++l) {
         if (l == layers_.size()) {
-          if (l == kSearchCap) {
+          if (l == search_cap()) {
             capped = true;
             return;
           }
@@ -311,6 +311,9 @@ class LayerPlanner {
     return false;  // a loop
   }
 
+  // Layers a first fit may open before it gives up.
+  unsigned search_cap() const { return options_.count_beyond ? kSearchCap : options_.max_layers; }
+
   // The requested order first; if it needs too many layers, the others.
   // Throws LayerError when none fits.
   void choose_first_fit(LayerAssignment& result) {
@@ -329,7 +332,8 @@ class LayerPlanner {
       if (needed != 0 && needed <= options_.max_layers) break;
     }
     if (fewest == 0 || fewest > options_.max_layers)
-      throw LayerError(layers_message(fewest, options_.max_layers), fewest, options_.max_layers);
+      throw LayerError(layers_message(fewest, search_cap(), options_.max_layers), fewest,
+                       options_.max_layers);
     result.layers_needed = one_layer_ ? 1 : static_cast<unsigned>(layers_.size());
     result.order = order_;
   }

@@ -50,6 +50,10 @@ struct LayerOptions {
   // When `order` needs more than max_layers, try the other orders before
   // giving up (each try costs one more first-fit pass).
   bool try_other_orders = true;
+  // When the routes need more than max_layers: count how many (up to 64
+  // layers, for the error message), or give up at once (a caller with other
+  // routings to try: counting can cost seconds).
+  bool count_beyond = true;
   // Threads for the survey of all routes (0: one per core); the tables do
   // not depend on it.
   unsigned threads = 0;

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "deadlock_free_routing.h"
+
+#include <utility>
+#include <vector>
+
+namespace psssp::deadlock {
+namespace {
+
+constexpr double kFullEffortStretch = 4.0;
+
+struct Retry {
+  const char* name;
+  RoutingOptions options;
+};
+
+// The routings after `first`, cheapest first, leaving out what `first` is.
+std::vector<Retry> retries(const RoutingResult& first, const RoutingOptions& options) {
+  using Effort = RoutingOptions::Effort;
+  std::vector<Retry> out;
+  const bool port_order = first.tie_break == RoutingOptions::TieBreak::first &&
+                          first.order == RoutingOptions::Order::interleaved;
+  if (!(port_order && !first.full_effort)) {
+    RoutingOptions o = options;
+    o.effort = Effort::fast;
+    o.order = RoutingOptions::Order::interleaved;
+    o.tie_break = RoutingOptions::TieBreak::first;
+    out.push_back({"in port order", o});
+  }
+  if (!first.full_effort && options.effort != Effort::full) {
+    // Full effort costs 10-30x a fast routing: up to 4x the work the
+    // automatic choice allows (a 3-D torus of 2048 hosts: 1 s; a Kautz graph
+    // of 5120 hosts would take 45 s, and stays fast here).
+    RoutingOptions o = options;
+    o.effort = Effort::automatic;
+    o.full_effort_limit *= kFullEffortStretch;
+    o.order = RoutingOptions::Order::switches;
+    out.push_back({"with full effort", o});
+  }
+  return out;
+}
+
+}  // namespace
+
+DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
+                                     const RoutingOptions& options,
+                                     const LayerOptions& layer_options) {
+  LayerOptions quick = layer_options;
+  quick.count_beyond = false;
+  DeadlockFreeRouting out;
+  const std::vector<Retry> tries = retries(first, options);
+  RoutingResult routing = std::move(first);
+  for (std::size_t i = 0;; ++i) {
+    try {
+      out.layers = assign_layers(fabric, routing.lfts, quick);
+      out.routing = std::move(routing);
+      if (i > 0)
+        out.fallback = std::string("routed again ") + tries[i - 1].name +
+                       ": the routing before needed more than " +
+                       std::to_string(layer_options.max_layers) + " virtual layers";
+      return out;
+    } catch (const LayerError&) {
+      if (i == tries.size()) break;
+    }
+    routing = route_psssp(fabric, tries[i].options);
+  }
+  // None fits: how many the last routing tried needs, for the message (in
+  // one placement order: counting in all three can take seconds more).
+  LayerOptions count = layer_options;
+  count.try_other_orders = false;
+  try {
+    assign_layers(fabric, routing.lfts, count);
+  } catch (const LayerError& e) {
+    std::string message = e.what();
+    for (std::size_t i = 0; i < tries.size(); ++i)
+      message += std::string(i == 0 ? " (also routed " : " and ") + tries[i].name +
+                 (i + 1 == tries.size() ? ")" : "");
+    throw LayerError(message, e.needed(), e.available());
+  }
+  throw LayerError(
+      "no routing tried fits in " + std::to_string(layer_options.max_layers) + " virtual layers", 0,
+      layer_options.max_layers);
+}
+
+DeadlockFreeRouting route_deadlock_free(const Fabric& fabric, const RoutingOptions& options,
+                                        const LayerOptions& layer_options) {
+  return layer_or_reroute(fabric, route_psssp(fabric, options), options, layer_options);
+}
+
+}  // namespace psssp::deadlock

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// The engine's deadlock-free mode as one step, shared by the OpenSM plugin
+// and psssp-sim route --vls: routes and their virtual layers. When the routes
+// need more layers than allowed, routings whose routes are easier to layer
+// are tried before giving up, cheapest first:
+//   1. the routing given (or route_psssp with the options);
+//   2. interleaved with ties to the lowest port, fast effort (dimension
+//      order where cables are numbered by dimension: a 3-D torus of 2048
+//      hosts needs 6 layers there against 25);
+//   3. full effort (endpoint affinity gathers each switch's routes: 5 on
+//      that torus).
+// Each try gives up as soon as it needs more than the allowed layers.
+//
+//   DeadlockFreeRouting r = route_deadlock_free(fabric, routing, {/*max_layers=*/8});
+#pragma once
+
+#include <string>
+
+#include "deadlock/layer_assignment.h"
+#include "fabric/fabric.h"
+#include "routing/psssp_routing.h"
+
+namespace psssp::deadlock {
+
+struct DeadlockFreeRouting {
+  RoutingResult routing;
+  LayerAssignment layers;
+  // Empty when the first routing fit; else which one did and why ("routed
+  // again in port order: the routing before needed more than 8 virtual
+  // layers").
+  std::string fallback;
+};
+
+// Layers for `first` (a routing of `fabric` with `options`, e.g. an
+// incremental one), or for the routings after it in the list above. Throws
+// LayerError when none fits (a forwarding loop: at once), naming what was
+// tried.
+DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
+                                     const RoutingOptions& options,
+                                     const LayerOptions& layer_options);
+
+// The same from scratch: route_psssp(fabric, options) first.
+DeadlockFreeRouting route_deadlock_free(const Fabric& fabric, const RoutingOptions& options,
+                                        const LayerOptions& layer_options);
+
+}  // namespace psssp::deadlock
