@@ -26,27 +26,32 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // with full effort both are routed, and interleaved once more with equal
   // costs going to the lowest port, which keeps a consistent port order
   // (dimension order where the cables are numbered by dimension: 3-D HyperX
-  // and meshes, "Port-order ties"). The best estimate is kept, the earlier
-  // candidate on equal ones. The candidates (routing and estimate each) are
-  // tasks for the threads: with two, the third runs after the first to end.
+  // and meshes, "Port-order ties"), and switch by switch with loose ties to
+  // the lowest port, which packs the routes that cross a thin bundle onto
+  // a few links and leaves the others to the rest ("Loose ties"). The best
+  // estimate is kept, the earlier candidate on equal ones. The candidates
+  // (routing and estimate each) are tasks for the threads.
   using Tie = RoutingOptions::TieBreak;
   if (options.order == Order::automatic && router.prepare()) {
     const unsigned threads = parallel::effective_threads(options.threads);
     const bool port_order = options.tie_break == Tie::path;
-    const std::size_t candidates = port_order ? 3 : 2;
-    RoutingOptions other[3] = {first, options, options};
+    const std::size_t candidates = port_order ? 4 : 2;
+    RoutingOptions other[4] = {first, options, options, first};
     for (std::size_t i = 1; i < candidates; ++i) {
-      other[i].order = Order::interleaved;
+      if (i < 3) other[i].order = Order::interleaved;
       if (threads > 1) other[i].threads = 1;  // it already runs beside the first
     }
     other[2].tie_break = Tie::first;
+    other[3].tie_break = Tie::first;
+    other[3].tie_slack = kLooseTieSlack;
     const std::vector<PortRef>& hosts = router.load_sources();
-    RoutingResult routed[3];
-    double estimate[3] = {-1.0, -1.0, -1.0};
+    RoutingResult routed[4];
+    double estimate[4] = {-1.0, -1.0, -1.0, -1.0};
     parallel::parallel_for(candidates, threads, [&](std::size_t i, unsigned) {
       routed[i] = i == 0 ? router.run() : Router(fabric, other[i]).run();
       routed[i].order = other[i].order;
       routed[i].tie_break = other[i].tie_break;
+      routed[i].tie_slack = other[i].tie_slack;
       estimate[i] =
           estimate_ebb(fabric, routed[i].lfts, hosts, options.estimate_runs, options.estimate_seed);
     });
@@ -57,10 +62,12 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     result.estimate_switches = estimate[0];
     result.estimate_interleaved = estimate[1];
     result.estimate_port_order = estimate[2];
+    result.estimate_loose_ties = estimate[3];
   } else {
     result = router.run();
     result.order = first.order;
     result.tie_break = first.tie_break;
+    result.tie_slack = first.tie_slack;
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
