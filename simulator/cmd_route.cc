@@ -98,12 +98,14 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
                r.refine_passes_run == 1 ? "" : "es",
                r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
   if (r.tie_break == RoutingOptions::TieBreak::first)
-    std::fprintf(stderr, ", ties to the lowest port");
+    std::fprintf(stderr, ", %sties to the lowest port", r.tie_slack > 0.0 ? "loose " : "");
   if (r.estimate_switches >= 0.0)
     std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f", r.estimate_switches,
                  r.estimate_interleaved);
   if (r.estimate_port_order >= 0.0)
     std::fprintf(stderr, ", interleaved with port-order ties %.4f", r.estimate_port_order);
+  if (r.estimate_loose_ties >= 0.0)
+    std::fprintf(stderr, ", switches with loose port-order ties %.4f", r.estimate_loose_ties);
   if (r.estimate_switches >= 0.0) std::fprintf(stderr, ")");
   std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
@@ -130,6 +132,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
   report["converged"] = r.converged;
   report["order"] = order_name(r.order);
   report["tie_break"] = tie_break_name(r.tie_break);
+  report["tie_slack"] = r.tie_slack;
   if (!o.previous.empty())
     report["incremental"] = {{"used", r.incremental.used},
                              {"full_reason", r.incremental.reason},
@@ -143,6 +146,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
           ? cli::Json{{"switches", r.estimate_switches}, {"interleaved", r.estimate_interleaved}}
           : cli::Json();
   if (r.estimate_port_order >= 0.0) report["estimated_ebb"]["port_order"] = r.estimate_port_order;
+  if (r.estimate_loose_ties >= 0.0) report["estimated_ebb"]["loose_ties"] = r.estimate_loose_ties;
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }

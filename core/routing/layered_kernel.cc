@@ -22,8 +22,11 @@ namespace {
 
 // Costs within rounding of the best are ties: sums of integer loads are
 // exact, but with capacity weights one cost reached along different paths
-// may differ in the last bits.
-inline double tie_limit(double best) { return best + 1e-9 * (best < 1.0 ? 1.0 : best); }
+// may differ in the last bits. A slack widens the ties to costs up to
+// (1 + slack) x the best (the loose-ties candidate of route_psssp).
+inline double tie_limit(double best, double slack) {
+  return best + 1e-9 * (best < 1.0 ? 1.0 : best) + slack * best;
+}
 
 // The edge weight of a search with root affinity: routes that do not touch
 // the root's hosts (scaled by the strength), at least 0.
@@ -57,7 +60,7 @@ EdgeId pick_candidate(const RoutingGraph& g, const SearchTree& tree, const doubl
                       const EdgeId* cand, std::uint32_t n, double best, TieRule tie,
                       EdgeId current) {
   if (n == 1) return cand[0];
-  const double limit = tie_limit(best);
+  const double limit = tie_limit(best, tie.slack);
   if (tie.keep_current)
     for (std::uint32_t j = 0; j < n; ++j)
       if (cand[j] == current && cost[j] <= limit) return current;
@@ -243,7 +246,7 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
       dist[u] = best;
       // The tied candidates in list order (port order, or path-rank order):
       // the (key mod count)-th of them is pick_candidate's choice.
-      const double limit = tie_limit(best);
+      const double limit = tie_limit(best, tie.slack);
       std::uint32_t count = 0;
 #pragma GCC unroll 4
       for (std::uint32_t j = 0; j < n; ++j) {
@@ -308,9 +311,10 @@ bool layered_tree_stays(const RoutingGraph& g, const Layers& layers, const doubl
       const double c = dist[to[offsets[j]]] + w[offsets[j]];
       best = c < best ? c : best;
     }
-    // The kernel's own rule: the current hop is kept while it is tied.
+    // The kernel's own rule: the current hop is kept while it is tied (exact
+    // ties: a slack only keeps more hops, so "stays" is still right then).
     const EdgeId current = tree.next_edge[u];
-    if (!(dist[target[current]] + weight[current] <= tie_limit(best))) return false;
+    if (!(dist[target[current]] + weight[current] <= tie_limit(best, 0.0))) return false;
     dist[u] = best;
   }
   return true;

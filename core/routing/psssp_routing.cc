@@ -33,16 +33,30 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // with full effort both are routed, and interleaved once more with equal
   // costs going to the lowest port, which keeps a consistent port order
   // (dimension order where the cables are numbered by dimension: 3-D HyperX
-  // and meshes, "Port-order ties"). With fast effort on a direct network
-  // (hosts on every switch: tori, meshes, HyperX, hypercubes, dragonflies)
-  // the port-order candidate is routed beside the default: there it is worth
-  // up to 11% of eBB and needs far fewer virtual layers ("Fast effort on
-  // direct networks"); fat trees and directors (switches without hosts) keep
-  // the one routing. The best estimate is kept, the earlier candidate on
-  // equal ones. The candidates (routing and estimate each) are tasks for the
-  // threads: with two, the third runs after the first to end.
+  // and meshes, "Port-order ties"), and switch by switch with loose ties to
+  // the lowest port, which packs the routes that cross a thin bundle onto
+  // a few links and leaves the others to the rest ("Loose ties"). With fast
+  // effort on a direct network (hosts on every switch: tori, meshes, HyperX,
+  // hypercubes, dragonflies) the port-order candidate is routed beside the
+  // default: there it is worth up to 11% of eBB and needs far fewer virtual
+  // layers ("Fast effort on direct networks"); fat trees and directors
+  // (switches without hosts) keep the one routing. The best estimate is
+  // kept, the earlier candidate on equal ones. The candidates (routing and
+  // estimate each) are tasks for the threads.
   using Tie = RoutingOptions::TieBreak;
-  enum Kind { kSwitches, kInterleaved, kPortOrder };
+  enum Kind { kSwitches, kInterleaved, kPortOrder, kLooseTies };
+  const auto estimate_of = [](RoutingResult& r, Kind k) -> double& {
+    switch (k) {
+      case kSwitches:
+        return r.estimate_switches;
+      case kInterleaved:
+        return r.estimate_interleaved;
+      case kPortOrder:
+        return r.estimate_port_order;
+      default:
+        return r.estimate_loose_ties;
+    }
+  };
   std::vector<Kind> kinds;
   unsigned estimate_runs = options.estimate_runs;
   bool full = false;
@@ -57,18 +71,18 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
           std::clamp<std::size_t>(kFastEstimateFlows / hosts, 50, estimate_runs));
     }
     if (full)
-      kinds = port_order ? std::vector<Kind>{kSwitches, kInterleaved, kPortOrder}
+      kinds = port_order ? std::vector<Kind>{kSwitches, kInterleaved, kPortOrder, kLooseTies}
                          : std::vector<Kind>{kSwitches, kInterleaved};
     else if (port_order && router.hosts_on_every_switch())
       kinds = {kSwitches, kPortOrder};
   }
   if (kinds.size() > 1) {
     const unsigned threads = parallel::effective_threads(options.threads);
-    std::vector<RoutingOptions> other(kinds.size(), options);
-    other[0] = first;
+    std::vector<RoutingOptions> other(kinds.size(), first);
     for (std::size_t i = 1; i < kinds.size(); ++i) {
-      other[i].order = Order::interleaved;
-      if (kinds[i] == kPortOrder) other[i].tie_break = Tie::first;
+      if (kinds[i] == kInterleaved || kinds[i] == kPortOrder) other[i].order = Order::interleaved;
+      if (kinds[i] == kPortOrder || kinds[i] == kLooseTies) other[i].tie_break = Tie::first;
+      if (kinds[i] == kLooseTies) other[i].tie_slack = kLooseTieSlack;
       if (threads > 1) other[i].threads = 1;  // it already runs beside the first
     }
     const std::vector<PortRef>& hosts = router.load_sources();
@@ -78,6 +92,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       routed[i] = i == 0 ? router.run() : Router(fabric, other[i]).run();
       routed[i].order = other[i].order;
       routed[i].tie_break = other[i].tie_break;
+      routed[i].tie_slack = other[i].tie_slack;
       estimate[i] =
           estimate_ebb(fabric, routed[i].lfts, hosts, estimate_runs, options.estimate_seed);
     });
@@ -89,14 +104,12 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     for (std::size_t i = 1; i < kinds.size(); ++i)
       if (estimate[i] > estimate[best] * (best == 0 ? margin : 1.0)) best = i;
     result = std::move(routed[best]);
-    for (std::size_t i = 0; i < kinds.size(); ++i)
-      (kinds[i] == kSwitches      ? result.estimate_switches
-       : kinds[i] == kInterleaved ? result.estimate_interleaved
-                                  : result.estimate_port_order) = estimate[i];
+    for (std::size_t i = 0; i < kinds.size(); ++i) estimate_of(result, kinds[i]) = estimate[i];
   } else {
     result = router.run();
     result.order = first.order;
     result.tie_break = first.tie_break;
+    result.tie_slack = first.tie_slack;
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

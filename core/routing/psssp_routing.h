@@ -60,6 +60,11 @@ struct RoutingOptions {
   // switches then prefer the same branch, whatever their port numbering, so
   // the routes to one destination converge early.
   enum class TieBreak { first, dmodk, path } tie_break = TieBreak::path;
+  // Next hops costing up to (1 + tie_slack) x the cheapest count as tied
+  // (0: only equal costs). With the lowest-port tie-break a slack packs
+  // routes onto the same low ports of every switch while the loads allow;
+  // automatic order routes such a candidate (psssp-route.md, "Loose ties").
+  double tie_slack = 0.0;
   // Link weight = routes + dest_weight * (distinct load-carrying LIDs routed
   // over the link). Measured no gain over 0 (psssp-route.md); kept for
   // experiments.
@@ -102,10 +107,13 @@ struct RoutingResult {
   bool converged = false;                // the last of them changed no table
   RoutingOptions::Order order = RoutingOptions::Order::switches;        // the order used
   RoutingOptions::TieBreak tie_break = RoutingOptions::TieBreak::path;  // the tie-break used
+  double tie_slack = 0.0;                                               // and its slack
   // Order::automatic with full effort: estimated eBB of both orders with the
   // requested tie-break and, when that is path, of interleaved with ties to
-  // the lowest port (port_order) (else -1).
+  // the lowest port (port_order) and of switches with loose ties to the
+  // lowest port (loose_ties) (else -1).
   double estimate_switches = -1.0, estimate_interleaved = -1.0, estimate_port_order = -1.0;
+  double estimate_loose_ties = -1.0;
   // route_psssp_incremental only (incremental.h): kept, repaired, moved.
   struct Incremental {
     bool used = false;  // false: full routing (reason says why, if asked for)
@@ -114,6 +122,11 @@ struct RoutingResult {
     std::uint64_t restored = 0;  // back to the reference tables' entry
   } incremental;
 };
+
+// The tie slack of Order::automatic's loose-ties candidate: next hops up to
+// 40% dearer than the cheapest count as tied (measured, psssp-route.md
+// "Loose ties").
+constexpr double kLooseTieSlack = 0.4;
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options);

@@ -235,13 +235,29 @@ TEST(Routing, SpeculativeRefinementMatchesOneThread) {
   EXPECT_TRUE(some_pass_changes_tables);
 }
 
+// Three chassis of 8 line and 4 fabric chips in a chain, joined by bundles
+// of 2 cables (88 hosts): a fabric where the loose-ties candidate wins.
+Fabric director_chain() {
+  topo::DirectorParams p;
+  p.chassis = 3;
+  p.line_chips = 8;
+  p.fabric_chips = 4;
+  p.chip_ports = 8;
+  p.external_ports = 4;
+  p.bundle = 2;
+  Fabric f = topo::build_fabric(topo::director(p));
+  testing::assign_lids(f);
+  return f;
+}
+
 TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
-  // Full effort routes in both orders, and interleaved with ties to the
-  // lowest port, and keeps the tables whose estimated eBB (same flows for
-  // all) is highest, the earlier on equal estimates; fixed orders route once.
-  bool port_order_kept = false, path_kept = false;
+  // Full effort routes in both orders, interleaved with ties to the lowest
+  // port, and switch by switch with loose ties to the lowest port, and keeps
+  // the tables whose estimated eBB (same flows for all) is highest, the
+  // earlier on equal estimates; fixed orders route once.
+  bool port_order_kept = false, path_kept = false, loose_kept = false;
   for (const Fabric& f : {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 2, 5),
-                          testing::make_torus({3, 3, 3}, 2)}) {
+                          testing::make_torus({3, 3, 3}, 2), director_chain()}) {
     const RoutingResult chosen = route_psssp(f, {});
     ASSERT_TRUE(chosen.full_effort);
     ASSERT_GE(chosen.estimate_switches, 0.0);
@@ -252,35 +268,72 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
     const RoutingResult interleaved = route_psssp(f, o);
     o.tie_break = RoutingOptions::TieBreak::first;
     const RoutingResult port_order = route_psssp(f, o);
+    o.order = RoutingOptions::Order::switches;
+    o.tie_slack = kLooseTieSlack;
+    const RoutingResult loose = route_psssp(f, o);
     EXPECT_LT(by_switch.estimate_switches, 0.0);  // no estimate without the choice
     EXPECT_LT(by_switch.estimate_port_order, 0.0);
+    EXPECT_LT(by_switch.estimate_loose_ties, 0.0);
     const std::vector<PortRef> hosts = f.host_ports();
     const RoutingOptions defaults;
-    const double a =
-        estimate_ebb(f, by_switch.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
-    const double b =
-        estimate_ebb(f, interleaved.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
-    const double c =
-        estimate_ebb(f, port_order.lfts, hosts, defaults.estimate_runs, defaults.estimate_seed);
-    EXPECT_DOUBLE_EQ(chosen.estimate_switches, a);
-    EXPECT_DOUBLE_EQ(chosen.estimate_interleaved, b);
-    EXPECT_DOUBLE_EQ(chosen.estimate_port_order, c);
-    const RoutingResult& best = c > std::max(a, b) ? port_order : b > a ? interleaved : by_switch;
-    EXPECT_TRUE(chosen.lfts == best.lfts);
-    EXPECT_EQ(chosen.order, best.order);
-    EXPECT_EQ(chosen.tie_break, best.tie_break);
-    (&best == &port_order ? port_order_kept : path_kept) = true;
+    const RoutingResult* candidates[] = {&by_switch, &interleaved, &port_order, &loose};
+    double estimates[4];
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      estimates[i] = estimate_ebb(f, candidates[i]->lfts, hosts, defaults.estimate_runs,
+                                  defaults.estimate_seed);
+      if (estimates[i] > estimates[best]) best = i;
+    }
+    EXPECT_DOUBLE_EQ(chosen.estimate_switches, estimates[0]);
+    EXPECT_DOUBLE_EQ(chosen.estimate_interleaved, estimates[1]);
+    EXPECT_DOUBLE_EQ(chosen.estimate_port_order, estimates[2]);
+    EXPECT_DOUBLE_EQ(chosen.estimate_loose_ties, estimates[3]);
+    EXPECT_TRUE(chosen.lfts == candidates[best]->lfts);
+    EXPECT_EQ(chosen.order, candidates[best]->order);
+    EXPECT_EQ(chosen.tie_break, candidates[best]->tie_break);
+    EXPECT_EQ(chosen.tie_slack, candidates[best]->tie_slack);
+    (best == 3 ? loose_kept : best == 2 ? port_order_kept : path_kept) = true;
   }
-  // The fabrics exercise both outcomes.
+  // The fabrics exercise every kind of outcome.
   EXPECT_TRUE(port_order_kept);
   EXPECT_TRUE(path_kept);
-  // Another tie-break than path has no port-order candidate.
+  EXPECT_TRUE(loose_kept);
+  // Another tie-break than path has neither port-order candidate.
   RoutingOptions dmodk;
   dmodk.tie_break = RoutingOptions::TieBreak::dmodk;
   const RoutingResult r = route_psssp(testing::make_torus({4, 4}, 2), dmodk);
   EXPECT_GE(r.estimate_interleaved, 0.0);
   EXPECT_LT(r.estimate_port_order, 0.0);
+  EXPECT_LT(r.estimate_loose_ties, 0.0);
   EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::dmodk);
+}
+
+TEST(Routing, TieSlackWidensTheTies) {
+  // With ties to the lowest port, a slack keeps routes on the lowest ports
+  // while their loads stay within it: other tables, whose busiest switch
+  // link carries more routes than with exact ties, still complete and
+  // minimal.
+  const Fabric f = director_chain();
+  RoutingOptions o;
+  o.order = RoutingOptions::Order::switches;
+  o.tie_break = RoutingOptions::TieBreak::first;
+  const RoutingResult exact = route_psssp(f, o);
+  o.tie_slack = kLooseTieSlack;
+  const RoutingResult loose = route_psssp(f, o);
+  EXPECT_FALSE(exact.lfts == loose.lfts);
+  EXPECT_EQ(loose.tie_slack, kLooseTieSlack);
+  const auto busiest = [&](const RoutingResult& r) {
+    double most = 0.0;
+    for (ChannelId c = 0; c < r.channel_load.size(); ++c) {
+      const PortRef p = f.channel_port(c);
+      const PortRef q = f.port(p).remote;
+      if (f.node(p.node).is_switch() && q.valid() && f.node(q.node).is_switch())
+        most = std::max(most, r.channel_load[c]);
+    }
+    return most;
+  };
+  EXPECT_GT(busiest(loose), busiest(exact));
+  expect_complete(f, loose, true);
 }
 
 TEST(Routing, LoadAccountingMatchesTracedRoutes) {

@@ -131,14 +131,14 @@ void Router::search(const Destination& d, const Layers& layers, SearchTree& tree
   const RootSearch lend_dag_lists(searching_[d.vertex]);
   using Tie = RoutingOptions::TieBreak;
   const bool keyed = options_.tie_break == Tie::dmodk || options_.tie_break == Tie::path;
+  // The 2^LMC LIDs of a port are meant to take different paths; affinity
+  // and a tie slack would pull them together, so their searches go without.
+  const bool lmc = fabric_.port(d.port).lid_count() > 1;
   // Fast effort refines by keeping ties: a pass changes only columns that
   // improve, which the stay check and the speculation build on.
-  const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path,
-                    refining && !full_effort_};
-  // The 2^LMC LIDs of a port are meant to take different paths; affinity
-  // would pull them together, so their searches go without it.
-  const AffinityView affinity =
-      fabric_.port(d.port).lid_count() > 1 ? AffinityView{} : affinity_.view(d.vertex);
+  const TieRule tie{keyed ? d.rank : 0u, options_.tie_break == Tie::path, refining && !full_effort_,
+                    lmc ? 0.0 : options_.tie_slack};
+  const AffinityView affinity = lmc ? AffinityView{} : affinity_.view(d.vertex);
   if (options_.minimal && !options_.boost_kernel)
     layered_search(graph_, layers, w, tie, tree, affinity);
   else if (!options_.minimal)

@@ -52,6 +52,9 @@ struct TieRule {
   // Refinement: a vertex whose current next hop (tree.next_edge on entry)
   // is among the tied candidates keeps it.
   bool keep_current = false;
+  // Costs up to (1 + slack) x the cheapest count as tied too
+  // (RoutingOptions::tie_slack).
+  double slack = 0.0;
 };
 
 // Endpoint affinity for one search (endpoint_affinity.h); default: none.
