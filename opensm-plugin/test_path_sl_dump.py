@@ -73,4 +73,4 @@ def test_more_paths_than_the_limit_are_not_written(tmp_path):
         assert "# not written: 153 paths, more than the limit of 50\n" in text
         assert not [l for l in text.splitlines() if not l.startswith("#")]
         with pytest.raises(ValueError, match="not written: 153 paths"):
-            path_sls.summarize(dump)
+            path_sls.read_header(dump)

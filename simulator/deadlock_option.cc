@@ -19,8 +19,11 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
     throw InputError("give either --sl-file or --layers, not both");
   std::unique_ptr<SlSource> sls;
   std::string sl_origin = "SL 0 for every route";
+  cli::Json sl_file_summary;  // routes listed and their SLs, for callers' tables
   if (!in.sl_file.empty()) {
-    sls = std::make_unique<SlFile>(read_sl_file(in.sl_file));
+    auto file = std::make_unique<SlFile>(read_sl_file(in.sl_file));
+    sl_file_summary = {{"routes", file->size()}, {"sls", file->sls_used()}};
+    sls = std::move(file);
     sl_origin = "SLs from " + in.sl_file;
   } else if (!in.layer_table.empty()) {
     sls = std::make_unique<LayerTable>(read_layer_table(in.layer_table, fabric));
@@ -57,6 +60,7 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
                                  {"vl", c.vl},
                                  {"slid", c.slid},
                                  {"dlid", c.dlid}});
+  if (!sl_file_summary.is_null()) out.json["sl_file"] = sl_file_summary;
   out.json["seconds"] = r.seconds;
   return out;
 }

@@ -12,4 +12,13 @@ std::uint8_t SlFile::sl(Lid slid, Lid dlid) const {
   return it != entries_.end() && it->key == key ? it->sl : default_sl_;
 }
 
+std::vector<std::uint8_t> SlFile::sls_used() const {
+  std::uint32_t seen = 0;  // SLs are 0..15
+  for (const Entry& e : entries_) seen |= 1u << (e.sl & 31u);
+  std::vector<std::uint8_t> out;
+  for (unsigned sl = 0; sl < 32; ++sl)
+    if (seen & (1u << sl)) out.push_back(static_cast<std::uint8_t>(sl));
+  return out;
+}
+
 }  // namespace psssp

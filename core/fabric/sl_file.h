@@ -25,6 +25,8 @@ class SlFile : public SlSource {
 
   std::uint8_t sl(Lid slid, Lid dlid) const override;
   std::size_t size() const { return entries_.size(); }
+  // The distinct SLs of the listed routes, ascending.
+  std::vector<std::uint8_t> sls_used() const;
 
  private:
   std::vector<Entry> entries_;  // sorted: 5 bytes a route, binary search
