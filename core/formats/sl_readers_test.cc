@@ -36,6 +36,12 @@ TEST(SlFile, ReadsDecimalHexCommentsAndDefault) {
   EXPECT_EQ(sls.sl(2, 1), 4);  // unlisted: the default
 }
 
+TEST(SlFile, SlsUsedAreTheDistinctListedOnesAscending) {
+  EXPECT_EQ(parse_sl_file("1 2 7\n2 1 0\n3 4 7\n5 6 15\n", "a.sl").sls_used(),
+            (std::vector<std::uint8_t>{0, 7, 15}));
+  EXPECT_TRUE(parse_sl_file("# only a header\n", "b.sl").sls_used().empty());
+}
+
 TEST(SlFile, MalformedLinesNameFileAndLine) {
   expect_input_error([] { parse_sl_file("1 2 3\n1 2\n", "a.sl"); }, "a.sl:2", "SLID DLID SL");
   expect_input_error([] { parse_sl_file("1 2 16\n", "a.sl"); }, "a.sl:1", "SL not in 0..15");
