@@ -6,8 +6,8 @@
 // plain s is route_psssp alone, vls=8 s routing plus layers (wall), each the
 // median of --runs N runs (default 3). plain cpu is the process CPU time of
 // the routing (all its threads), layers cpu that of assign_layers (all its
-// threads: the survey runs on every core), cpu ratio (plain + layers) / plain: on a shared machine the
-// CPU times are the steadier measure.
+// threads: the survey runs on every core), cpu ratio (plain + layers) / plain: on a shared machine
+// the CPU times are the steadier measure.
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
 #include <time.h>
 
@@ -54,11 +54,23 @@ const std::vector<Case>& cases() {
       {"ktree-32-3", [] { return build(topo::kary_ntree(32, 3, 32)); }},
       // The other families of psssp-topo, each at one size of 1000-4000 hosts.
       {"fattree2-32x24-s4-c2", [] { return build(topo::fattree2(32, 24, 4, 2, 0)); }},
-      {"torus-16x16-h4", [] { return build(topo::grid({16, 16}, true, 4)); }},
-      {"torus-8x8x8-h4", [] { return build(topo::grid({8, 8, 8}, true, 4)); }},
-      {"mesh-16x16-h4", [] { return build(topo::grid({16, 16}, false, 4)); }},
+      {"torus-16x16-h4",
+       [] {
+         return build(topo::grid({16, 16}, true, 4));
+       }},
+      {"torus-8x8x8-h4",
+       [] {
+         return build(topo::grid({8, 8, 8}, true, 4));
+       }},
+      {"mesh-16x16-h4",
+       [] {
+         return build(topo::grid({16, 16}, false, 4));
+       }},
       {"hypercube-8-h4", [] { return build(topo::hypercube(8, 4)); }},
-      {"hyperx-8x8x8-h4", [] { return build(topo::hyperx({8, 8, 8}, 1, 4)); }},
+      {"hyperx-8x8x8-h4",
+       [] {
+         return build(topo::hyperx({8, 8, 8}, 1, 4));
+       }},
       {"kautz-4-3-h4", [] { return build(topo::kautz(4, 3, 4)); }},
       {"director-is5300-3-mesh",
        [] {

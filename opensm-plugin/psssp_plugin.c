@@ -208,8 +208,7 @@ static int build_fwd_tables(void *context) {
             stats.kept, stats.entries, stats.repaired, stats.restored, stats.rebalanced);
   else if (stats.full_reason[0])
     OSM_LOG(log, OSM_LOG_INFO, "psssp: full re-route: %s\n", stats.full_reason);
-  if (stats.layers_fallback[0])
-    OSM_LOG(log, OSM_LOG_INFO, "psssp: %s\n", stats.layers_fallback);
+  if (stats.layers_fallback[0]) OSM_LOG(log, OSM_LOG_INFO, "psssp: %s\n", stats.layers_fallback);
   if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
   if (stats.incremental)
     OSM_LOG(log, OSM_LOG_INFO,

@@ -15,7 +15,6 @@
 namespace psssp::sim {
 namespace {
 
-
 using Rig = testing::ScoringRig;
 
 std::vector<RunScore> run_pattern(const Rig& s, const std::string& pattern, std::uint64_t runs,
