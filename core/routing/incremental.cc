@@ -18,6 +18,8 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   broken_.assign(problem_.destinations.size(), 0);
   failures_.assign(problem_.destinations.size(), 0);
   before_.assign(problem_.destinations.size(), {});
+  straight_estimate_.assign(problem_.destinations.size(), {0, -1.0});
+  worth_ = worth_per_change();
   reference_rows_.assign(graph_.vertex_count, nullptr);
   if (reference_ && reference_->lid_count() > fabric_.max_lid())
     for (Vertex v = 0; v < graph_.vertex_count; ++v)
@@ -148,7 +150,13 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
                                    static_cast<std::size_t>(2.0 * mean));
   }
   std::size_t moved = 0;
-  if (failure_points > 0) moved += shortcuts(budget);
+  if (failure_points > 0) {
+    moved += shortcuts(budget);
+    // The shortcuts go first: per change they save more route hops where
+    // the budget is short (a torus row's detour); what is left straightens
+    // whole destinations.
+    if (moved < budget) moved += straighten(budget - moved);
+  }
   if (moved < budget) moved += rebalance(budget - moved);
 
   result.lfts = tables_from_columns(fabric_, graph_.view, columns_, threads_);

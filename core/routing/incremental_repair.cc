@@ -89,6 +89,8 @@ void IncrementalRouter::repair(const Destination& d) {
     if (w.state[b] != DeliveryWalk::kGood) col[b] = kNoPath;
   }
   find_shortcuts(d, w.order.size());
+  // What straightening d would add and save, while its tree is at hand.
+  if (d.loads) straight_estimate_[index_of(d)] = estimate_straight(d, w.order.size());
 }
 
 // The switches that kept their entry may now run through a repaired detour:
@@ -130,6 +132,15 @@ void IncrementalRouter::find_shortcuts(const Destination& d, std::size_t first) 
   }
 }
 
+double IncrementalRouter::worth_per_change() const {
+  double sources = 0.0, with_sources = 0.0;
+  for (const std::uint32_t s : problem_.sources_at) {
+    sources += s;
+    with_sources += s > 0;
+  }
+  return kShortcutSwitches * (with_sources > 0 ? sources / with_sources : 1.0);
+}
+
 std::size_t IncrementalRouter::shortcuts(std::size_t budget) {
   if (budget == 0 || shortcuts_.empty()) return 0;
   std::stable_sort(shortcuts_.begin(), shortcuts_.end(),
@@ -137,12 +148,7 @@ std::size_t IncrementalRouter::shortcuts(std::size_t budget) {
   // Each one is a path moving under traffic: only those that shorten the
   // routes of a few switches' hosts (kShortcutSwitches switches' worth of
   // sources by one hop).
-  double sources = 0.0, with_sources = 0.0;
-  for (const std::uint32_t s : problem_.sources_at) {
-    sources += s;
-    with_sources += s > 0;
-  }
-  const double worth = kShortcutSwitches * (with_sources > 0 ? sources / with_sources : 1.0);
+  const double worth = worth_per_change();
   std::size_t keep = 0;
   while (keep < shortcuts_.size() && keep < budget && shortcuts_[keep].gain >= worth) ++keep;
   shortcuts_.resize(keep);

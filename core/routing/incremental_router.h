@@ -4,6 +4,7 @@
 //  - incremental.cc: run(), the order of the steps
 //  - incremental_check.cc: which entries still deliver, the intact loads
 //  - incremental_repair.cc: new hops for the failure points, shortcuts
+//  - incremental_straighten.cc: repaired destinations back onto minimal paths
 //  - incremental_rebalance.cc: moves onto light links
 #pragma once
 
@@ -11,6 +12,8 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "delivery_walk.h"
@@ -49,6 +52,8 @@ class IncrementalRouter {
         mark_(graph_.vertex_count, 0),
         position_(graph_.vertex_count, 0),
         flow_(graph_.vertex_count, 0.0),
+        depth_(graph_.vertex_count, 0),
+        straight_edge_(graph_.vertex_count, kNoEdge),
         threads_(parallel::effective_threads(options.threads)) {}
 
   // False (with `reason`) when the fabric needs a full routing.
@@ -133,6 +138,9 @@ class IncrementalRouter {
   // Records the shortcuts of d's switches from tree_.order[first] on (the
   // ones the repair attached or kept behind a detour).
   void find_shortcuts(const Destination& d, std::size_t first);
+  // Route hops a move must save (kShortcutSwitches switches' sources by one
+  // hop each), else it is churn for nothing (shortcuts, straighten).
+  double worth_per_change() const;
   // Makes the `budget` shortcuts with the largest gain; returns how many.
   std::size_t shortcuts(std::size_t budget);
   struct Shortcut {
@@ -142,6 +150,15 @@ class IncrementalRouter {
     EdgeId e;
   };
   std::size_t rebalance(std::size_t budget);
+  struct Hops {
+    std::vector<std::uint32_t> hop;  // per vertex: hops to the root, kNone if unreachable
+    std::vector<Vertex> order;       // the reached vertices, nearest first
+  };
+  const Hops& hops_to(Vertex root);
+  std::int64_t straight_column(const Destination& d, double& saved);
+  std::pair<std::int64_t, double> estimate_straight(const Destination& d, std::size_t first);
+  // Whole repaired destinations onto minimal paths; returns the changes added.
+  std::size_t straighten(std::size_t budget);
 
   const Fabric& fabric_;
   const ForwardingTables& previous_;
@@ -168,6 +185,14 @@ class IncrementalRouter {
   std::vector<std::size_t> position_;  // per vertex: place in tree_.order (shortcut)
   std::vector<double> flow_;           // per vertex: routes through it (find_shortcuts)
   std::vector<Shortcut> shortcuts_;
+  std::unordered_map<Vertex, Hops> hops_;  // straighten: per destination switch
+  std::vector<std::uint32_t> depth_;       // straighten: hops of each switch's path now
+  std::vector<PortNum> straight_;          // straighten: the minimal column
+  std::vector<EdgeId> straight_edge_;      // straighten: per vertex, its edge in straight_
+  // Per destination: straight_column's added changes and route hops saved,
+  // as the repair left it (saved -1: not repaired, or below the bar even so).
+  std::vector<std::pair<std::int64_t, double>> straight_estimate_;
+  double worth_ = 0.0;  // worth_per_change(), set before the repairs
   std::uint32_t stamp_ = 0;
   std::vector<Vertex> propagate_;      // repair scratch
   std::vector<Vertex> parents_;        // repair scratch: the vertices with a child_
