@@ -2,31 +2,47 @@
 // IncrementalRouter: whole destinations back onto minimal paths after their
 // repair (incremental_router.h).
 #include <algorithm>
-#include <boost/range/iterator_range.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+#include <boost/pending/queue.hpp>
 
 #include "incremental_router.h"
 
 namespace psssp::routing {
 
+namespace {
+
+// Hop counts and discovery order of one BFS (Boost.Graph) toward a root.
+struct HopRecorder : boost::default_bfs_visitor {
+  std::vector<std::uint32_t>* hop;
+  std::vector<Vertex>* order;
+  template <typename E, typename G>
+  void tree_edge(E e, const G& g) const {
+    (*hop)[boost::target(e, g)] = (*hop)[boost::source(e, g)] + 1;
+  }
+  template <typename V, typename G>
+  void discover_vertex(V v, const G&) const {
+    order->push_back(static_cast<Vertex>(v));
+  }
+};
+
+}  // namespace
+
 // Hops from every switch of `root`'s component to it, and those switches in
-// BFS order, over live switch cables; computed once per switch (the LIDs of
-// its hosts share them, and the repair visits them in no such order).
+// BFS order, over live switch cables (the reversed graph, as HopLayers);
+// computed once per switch (the LIDs of its hosts share them, and the repair
+// visits them in no such order).
 const IncrementalRouter::Hops& IncrementalRouter::hops_to(Vertex root) {
   Hops& h = hops_[root];
   if (!h.order.empty()) return h;
   h.hop.assign(graph_.vertex_count, kNone);
-  h.order.assign(1, root);
   h.hop[root] = 0;
-  for (std::size_t i = 0; i < h.order.size(); ++i) {
-    const Vertex x = h.order[i];
-    for (const auto re :
-         boost::make_iterator_range(boost::out_edges(ReverseVertex{x}, graph_.reverse))) {
-      const Vertex b = graph_.source[graph_.reverse[re]];
-      if (h.hop[b] != kNone) continue;
-      h.hop[b] = h.hop[x] + 1;
-      h.order.push_back(b);
-    }
-  }
+  std::vector<boost::default_color_type> color(graph_.vertex_count, boost::white_color);
+  boost::queue<boost::graph_traits<ReverseGraph>::vertex_descriptor> queue;
+  HopRecorder rec;
+  rec.hop = &h.hop;
+  rec.order = &h.order;
+  boost::breadth_first_visit(graph_.reverse, root, queue, rec, color.data());
   return h;
 }
 
