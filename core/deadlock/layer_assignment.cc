@@ -192,15 +192,16 @@ class LayerPlanner {
           token_ = 1;
         }
       }
-      const Walk walk = cached_dependencies(s, d);
+      Walk walk = cached_dependencies(s, d);
       if (walk == Walk::rest_in_layer0) {
         if (layers_[0]->holds(deps_)) {
           layer_of_[d * ns_ + s] = 0;
           mark_in_layer0();
           return;
         }
-        lean_dependencies(s, d);  // the whole route after all
-      } else if (walk == Walk::failed) {
+        walk = cached_dependencies(s, d, /*stop_in_layer0=*/false);  // the whole route after all
+      }
+      if (walk == Walk::failed) {
         route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
         walked_.clear();
       }
@@ -230,15 +231,18 @@ class LayerPlanner {
   }
 
   enum class Walk { complete, rest_in_layer0, failed };
-  // The route from sources_[s] toward dests_[d] as lean_dependencies walks
-  // it, but stopping at a switch whose way onward an earlier route toward
-  // the same destination put in layer 0 (in_layer0_): deps_ then ends with
-  // the dependency where the route enters that switch (rest_in_layer0).
-  // walked_: the switches walked before it. Routes of a destination from
-  // neighbouring sources mostly merge after a hop or two, so most walks stop
-  // early; a route whose dependencies are all in layer 0 goes there
-  // unchanged (add() would return true and change nothing).
-  Walk cached_dependencies(std::size_t s, std::size_t d) {
+  // The dependencies of the route from sources_[s] toward dests_[d] into
+  // deps_, straight from the LFT bytes and the tracer's port table (no hop
+  // list); walked_: the switches walked. With stop_in_layer0 the walk stops
+  // at a switch whose way onward an earlier route toward the same
+  // destination put in layer 0 (in_layer0_): deps_ then ends with the
+  // dependency where the route enters that switch (rest_in_layer0). Routes
+  // of a destination from neighbouring sources mostly merge after a hop or
+  // two, so most walks stop early; a route whose dependencies are all in
+  // layer 0 goes there unchanged (add() would return true and change
+  // nothing). failed: not delivered (route_dependencies then walks it; the
+  // survey has already refused loops).
+  Walk cached_dependencies(std::size_t s, std::size_t d, bool stop_in_layer0 = true) {
     deps_.clear();
     walked_.clear();
     const Lid dlid = dests_[d];
@@ -247,7 +251,7 @@ class LayerPlanner {
     const std::uint32_t want = tracer_.terminal_of_lid(dlid);
     ChannelId prev = kNoChannel;  // the channel into `row` from a switch
     for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
-      if (in_layer0_[row] == token_) {
+      if (stop_in_layer0 && in_layer0_[row] == token_) {
         if (prev != kNoChannel && out_to_switch_[row]) {
           const PortRef at = g_.slots.arrival(prev);
           deps_.push_back(
@@ -281,34 +285,6 @@ class LayerPlanner {
   void prefetch_first_hop(std::size_t s, std::size_t d) const {
     if (s < ns_ && rows_[s] != RouteTracer::kNoRow && dests_[d] < tracer_.lid_limit())
       tracer_.prefetch(rows_[s], dests_[d]);
-  }
-
-  // The dependencies of the route from sources_[s] to dests_[d] into deps_,
-  // straight from the LFT bytes and the tracer's port table (no hop list);
-  // false when the route is not delivered (route_dependencies then walks it
-  // and the survey has already refused loops).
-  bool lean_dependencies(std::size_t s, std::size_t d) {
-    deps_.clear();
-    const Lid dlid = dests_[d];
-    std::uint32_t row = rows_[s];
-    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return false;
-    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
-    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
-    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
-      const PortNum p = tracer_.lfts().at(row, dlid);
-      ChannelId channel = 0;
-      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
-      if (next == RouteTracer::kFailed) return false;
-      if (next == RouteTracer::kArrived) return true;
-      if (prev != kNoChannel) {
-        const PortRef at = g_.slots.arrival(prev);
-        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
-      }
-      if (!g_.slots.arrival(channel).valid()) return false;
-      prev = channel;
-      row = next;
-    }
-    return false;  // a loop
   }
 
   // Layers a first fit may open before it gives up.
