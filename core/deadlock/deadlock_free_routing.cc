@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "deadlock_free_routing.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,17 @@ std::vector<Retry> retries(const RoutingResult& first, const RoutingOptions& opt
   return out;
 }
 
+// The layers of `routing` when they fit, else nothing.
+std::optional<LayerAssignment> layers_if_they_fit(const Fabric& fabric,
+                                                  const RoutingResult& routing,
+                                                  const LayerOptions& options) {
+  try {
+    return assign_layers(fabric, routing.lfts, options);
+  } catch (const LayerError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
@@ -47,29 +59,28 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
                                      const LayerOptions& layer_options) {
   LayerOptions quick = layer_options;
   quick.count_beyond = false;
-  DeadlockFreeRouting out;
   const std::vector<Retry> tries = retries(first, options);
-  RoutingResult routing = std::move(first);
+  DeadlockFreeRouting out;
+  out.routing = std::move(first);
   for (std::size_t i = 0;; ++i) {
-    try {
-      out.layers = assign_layers(fabric, routing.lfts, quick);
-      out.routing = std::move(routing);
+    if (std::optional<LayerAssignment> layers = layers_if_they_fit(fabric, out.routing, quick)) {
+      out.layers = std::move(*layers);
       if (i > 0)
         out.fallback = std::string("routed again ") + tries[i - 1].name +
                        ": the routing before needed more than " +
                        std::to_string(layer_options.max_layers) + " virtual layers";
       return out;
-    } catch (const LayerError&) {
-      if (i == tries.size()) break;
     }
-    routing = route_psssp(fabric, tries[i].options);
+    if (i == tries.size()) break;
+    out.routing = route_psssp(fabric, tries[i].options);
   }
-  // None fits: how many the last routing tried needs, for the message (in
-  // one placement order: counting in all three can take seconds more).
+  // None fits: count how many the last routing tried needs, for the message
+  // (one placement order: counting in all three can take seconds more). The
+  // count cannot fit either, so this throws.
   LayerOptions count = layer_options;
   count.try_other_orders = false;
   try {
-    assign_layers(fabric, routing.lfts, count);
+    out.layers = assign_layers(fabric, out.routing.lfts, count);
   } catch (const LayerError& e) {
     std::string message = e.what();
     for (std::size_t i = 0; i < tries.size(); ++i)
@@ -77,9 +88,7 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
                  (i + 1 == tries.size() ? ")" : "");
     throw LayerError(message, e.needed(), e.available());
   }
-  throw LayerError(
-      "no routing tried fits in " + std::to_string(layer_options.max_layers) + " virtual layers", 0,
-      layer_options.max_layers);
+  return out;
 }
 
 DeadlockFreeRouting route_deadlock_free(const Fabric& fabric, const RoutingOptions& options,
