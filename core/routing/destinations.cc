@@ -43,6 +43,20 @@ void interleave(std::vector<Destination>& group, std::uint32_t vertex_count) {
   }
 }
 
+// The Gb/s of the cable at `ref`: the slower end's, where they disagree.
+double cable_gbps(const Fabric& fabric, PortRef ref) {
+  const Port& p = fabric.port(ref);
+  return std::min(p.rate.gbps(), fabric.port(p.remote).rate.gbps());
+}
+
+// The index of `gbps` in `rates`, appended if new.
+std::uint8_t rate_class(std::vector<double>& rates, double gbps) {
+  const auto at = std::find(rates.begin(), rates.end(), gbps);
+  if (at != rates.end()) return static_cast<std::uint8_t>(at - rates.begin());
+  rates.push_back(gbps);
+  return static_cast<std::uint8_t>(rates.size() - 1);
+}
+
 }  // namespace
 
 RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
@@ -61,7 +75,14 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
     problem.source_ports.push_back(ref);
     problem.source_vertex.push_back(v);
     ++problem.sources_at[v];
+    problem.source_rates.push_back(cable_gbps(fabric, ref));
   }
+  // Rates are a handful of discrete values; a switch LID's class is the
+  // fastest switch cable's.
+  const double top_switch_rate =
+      graph.capacity.empty() ? 0.0
+                             : *std::max_element(graph.capacity.begin(), graph.capacity.end());
+  problem.demand_rates.push_back(top_switch_rate);
   const std::unordered_set<std::uint64_t> source_set = [&] {
     std::unordered_set<std::uint64_t> s;
     for (const PortRef r : problem.source_ports) s.insert((std::uint64_t{r.node} << 8) | r.port);
@@ -92,6 +113,8 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
       PortNum sw_port = 0;
       if (attached_switch(fabric, graph, owner, d.vertex, sw_port)) {
         d.final_port = sw_port;
+        if (problem.demand_rates.size() < 255)
+          d.demand_class = rate_class(problem.demand_rates, cable_gbps(fabric, owner));
       } else {
         d.vertex = kNoVertexId;
         if (lid == fabric.port(owner).lid)

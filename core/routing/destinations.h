@@ -23,6 +23,9 @@ struct Destination {
   bool loads = false;           // routes to it add load
   bool self_source = false;     // the owning port is itself a load source at `vertex`
   std::uint32_t rank = 0;       // index among the destinations of `vertex` (tie-break key)
+  // Index into RoutingProblem::demand_rates: the Gb/s of the owning port's
+  // cable, which caps what any flow toward it can carry.
+  std::uint8_t demand_class = 0;
 };
 
 struct RoutingProblem {
@@ -32,6 +35,10 @@ struct RoutingProblem {
   std::vector<PortRef> source_ports;
   std::vector<Vertex> source_vertex;
   std::vector<std::uint32_t> sources_at;
+  std::vector<double> source_rates;  // per load source: Gb/s of its cable
+  // The distinct Gb/s of the destinations' cables (at least one entry; a
+  // switch LID counts as the fastest switch cable).
+  std::vector<double> demand_rates;
   // Destinations that cannot be routed at all (port not cabled to a switch).
   std::vector<std::string> unroutable;
 };

@@ -62,10 +62,16 @@ class PathCache {
 
 double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
                     const std::vector<PortRef>& hosts, unsigned runs, std::uint64_t seed,
-                    bool both_ways) {
+                    bool both_ways, bool by_capacity) {
   if (hosts.size() < 2 || runs == 0) return 0.0;
   const RouteTracer tracer(f, lfts);
   PathCache cache(tracer, hosts);
+  std::vector<double> gbps, host_gbps, injection;  // by_capacity only
+  if (by_capacity) {
+    gbps.resize(f.channel_count());
+    for (ChannelId c = 0; c < gbps.size(); ++c) gbps[c] = f.port(f.channel_port(c)).rate.gbps();
+    for (const PortRef h : hosts) host_gbps.push_back(f.port(h).rate.gbps());
+  }
   const ShuffleReciprocals reciprocals(hosts.size());
   std::vector<std::uint32_t> perm, load(f.channel_count(), 0);
   const std::size_t flows = both_ways ? 2 * (hosts.size() / 2) : hosts.size() / 2;
@@ -76,15 +82,24 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
     shuffled_ranks(hosts.size(), rng, reciprocals, perm);
     begin.clear();
     end.clear();
+    injection.clear();
     bisection_pairs(perm, both_ways, [&](std::uint32_t src, std::uint32_t dst) {
       std::uint32_t first = 0, length = 0;
       if (!cache.path(src, dst, first, length)) return;  // no route: share 0
       begin.push_back(first);
       end.push_back(first + length);
+      if (by_capacity) injection.push_back(host_gbps[src]);
     });
     // The cache may have grown while the pairs were traced: take its channels now.
     const FlowPaths paths{cache.channels(), begin.data(), end.data(), begin.size()};
-    total += mean_share(paths, flows, load.data());
+    if (!by_capacity) {
+      total += mean_share(paths, flows, load.data());
+      continue;
+    }
+    add_channel_loads(paths, load.data());
+    total += sum_of_capacity_shares(paths, load.data(), gbps.data(), injection.data()) /
+             static_cast<double>(flows);
+    clear_channel_loads(paths, load.data());
   }
   return total / runs;
 }

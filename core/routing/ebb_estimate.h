@@ -22,9 +22,11 @@ namespace psssp {
 // channel of its path), a flow without a route 0; run value = mean share.
 // Returns the mean over runs; the same hosts, runs and seed give the same
 // flows for any tables, so two routings compare on common flows.
+// by_capacity: the scorer's capacity-aware share (cap-eBB) instead, each
+// channel at its port's Gb/s, shares relative to the source cable's.
 double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
                     const std::vector<PortRef>& hosts, unsigned runs, std::uint64_t seed = 1,
-                    bool both_ways = false);
+                    bool both_ways = false, bool by_capacity = false);
 // The same over all host ports (Fabric::host_ports).
 double estimate_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs,
                     std::uint64_t seed = 1, bool both_ways = false);

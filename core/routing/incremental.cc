@@ -113,9 +113,9 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     const std::uint32_t at_root = root_sources(d);
     walk_.run(graph_, column(d.lid), d.vertex, component_);
     tree_from(walk_);
-    if (d.loads) loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+    if (d.loads) loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, -1);
     repair(d);
-    if (d.loads) loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+    if (d.loads) loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
     walk_.clear();
   }
 

@@ -60,16 +60,16 @@ bool IncrementalRouter::try_move(const Destination& d, Vertex u, EdgeId alt) {
   if (!(new_cost + margin < old_cost)) return false;  // even with no routes moved
   build_tree(d);
   const std::uint32_t at_root = root_sources(d);
-  loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+  loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, -1);
   const double flow = loads_.subtree_sources()[u];
-  loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+  loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
   if (flow == 0.0) return false;
   path_costs(d, now, alt, flow, old_cost, new_cost);
   if (!(new_cost + margin < old_cost)) return false;
-  loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+  loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, -1);
   col[u] = graph_.out_port[alt];
   build_tree(d);
-  loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+  loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
   return true;
 }
 

@@ -8,10 +8,9 @@
 
 namespace psssp::routing {
 
-void IncrementalRouter::attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue& failures,
-                               CandidateQueue& others) {
+void IncrementalRouter::attach(const double* weight, Vertex u, EdgeId e, PortNum* col,
+                               CandidateQueue& failures, CandidateQueue& others) {
   DeliveryWalk& w = walk_;
-  const double* weight = loads_.weights();
   const auto& routes = loads_.routes();
   col[u] = graph_.out_port[e];
   propagate_.assign(1, u);
@@ -49,7 +48,7 @@ void IncrementalRouter::attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue&
 void IncrementalRouter::repair(const Destination& d) {
   DeliveryWalk& w = walk_;
   PortNum* col = column(d.lid);
-  const double* weight = loads_.weights();
+  const double* weight = loads_.weights(d);
   const auto& routes = loads_.routes();
   touch(d);
   cost_[d.vertex] = 0.0;
@@ -80,7 +79,7 @@ void IncrementalRouter::repair(const Destination& d) {
     const Candidate c = q.top();
     q.pop();
     if (w.state[c.u] == DeliveryWalk::kGood) continue;
-    attach(c.u, c.e, col, failures, others);
+    attach(weight, c.u, c.e, col, failures, others);
   }
   for (const Vertex p : parents_) child_[p] = kNone;
   parents_.clear();
@@ -101,7 +100,7 @@ void IncrementalRouter::repair(const Destination& d) {
 // order, so never a loop.
 void IncrementalRouter::find_shortcuts(const Destination& d, std::size_t first) {
   DeliveryWalk& w = walk_;
-  const double* weight = loads_.weights();
+  const double* weight = loads_.weights(d);
   for (std::size_t i = 0; i < tree_.order.size(); ++i) position_[tree_.order[i]] = i;
   for (std::size_t i = tree_.order.size(); i-- > 1;) flow_[tree_.order[i]] = 0.0;
   for (std::size_t i = tree_.order.size(); i-- > 1;) {
@@ -161,14 +160,14 @@ std::size_t IncrementalRouter::shortcuts(std::size_t budget) {
     // their trees were never in the loads.
     if (d.loads) {
       build_tree(d);
-      loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+      loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, -1);
     }
     PortNum* col = column(d.lid);
     for (; i < shortcuts_.size() && shortcuts_[i].dest == index_of(d); ++i)
       col[shortcuts_[i].x] = graph_.out_port[shortcuts_[i].e];
     if (d.loads) {
       build_tree(d);
-      loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+      loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
     }
   }
   return shortcuts_.size();

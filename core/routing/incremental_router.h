@@ -42,7 +42,7 @@ class IncrementalRouter {
         incremental_(incremental),
         graph_(make_routing_graph(fabric)),
         problem_(make_problem(fabric, graph_, options)),
-        loads_(graph_, options),
+        loads_(graph_, options, problem_),
         tree_(graph_.vertex_count),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath),
         walk_(graph_.vertex_count),
@@ -134,7 +134,8 @@ class IncrementalRouter {
   void build_tree(const Destination& d);
   // The walk's bad switches hop to good ones; tree_ is the whole tree after.
   void repair(const Destination& d);
-  void attach(Vertex u, EdgeId e, PortNum* col, CandidateQueue& failures, CandidateQueue& others);
+  void attach(const double* weight, Vertex u, EdgeId e, PortNum* col, CandidateQueue& failures,
+              CandidateQueue& others);
   // Records the shortcuts of d's switches from tree_.order[first] on (the
   // ones the repair attached or kept behind a detour).
   void find_shortcuts(const Destination& d, std::size_t first);

@@ -98,7 +98,7 @@ std::int64_t IncrementalRouter::straight_column(const Destination& d, double& sa
     depth_[v] = depth_[graph_.target[tree_.next_edge[v]]] + 1;
   }
   const std::vector<PortNum>& before = before_[index_of(d)];
-  const double* weight = loads_.weights();
+  const double* weight = loads_.weights(d);
   const Hops& h = hops_to(d.vertex);
   const std::vector<std::uint32_t>& hop = h.hop;
   std::int64_t added = 0;
@@ -174,7 +174,7 @@ std::size_t IncrementalRouter::straighten(std::size_t budget) {
     const Destination& d = problem_.destinations[o.dest];
     const std::uint32_t at_root = root_sources(d);
     build_tree(d);
-    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, -1);
+    loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, -1);
     double saved = 0.0;
     const std::int64_t added = straight_column(d, saved);
     if (added <= left && (added < 0 || saved >= worth * static_cast<double>(added))) {
@@ -187,7 +187,7 @@ std::size_t IncrementalRouter::straighten(std::size_t budget) {
       for (std::size_t k = 1; k < order.size(); ++k)
         tree_.next_edge[order[k]] = straight_edge_[order[k]];
     }
-    loads_.apply_tree(tree_, problem_.sources_at.data(), at_root, +1);
+    loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
   }
   return spent > 0 ? static_cast<std::size_t>(spent) : 0;
 }

@@ -86,6 +86,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       if (threads > 1) other[i].threads = 1;  // it already runs beside the first
     }
     const std::vector<PortRef>& hosts = router.load_sources();
+    const bool by_capacity = router.weighs_capacity();
     std::vector<RoutingResult> routed(kinds.size());
     std::vector<double> estimate(kinds.size(), -1.0);
     parallel::parallel_for(kinds.size(), threads, [&](std::size_t i, unsigned) {
@@ -93,8 +94,8 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       routed[i].order = other[i].order;
       routed[i].tie_break = other[i].tie_break;
       routed[i].tie_slack = other[i].tie_slack;
-      estimate[i] =
-          estimate_ebb(fabric, routed[i].lfts, hosts, estimate_runs, options.estimate_seed);
+      estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, estimate_runs,
+                                 options.estimate_seed, false, by_capacity);
     });
     // Fast effort leaves the default only for a clear gain: below the margin
     // the estimate's few runs cannot tell the two apart, and on dragonflies

@@ -7,6 +7,7 @@
 #include <deque>
 #include <set>
 
+#include "formats/fabric_io.h"
 #include "routing_test_support.h"
 
 namespace psssp {
@@ -402,6 +403,34 @@ TEST(Routing, CapacityAutomaticFollowsTheRates) {
   const Fabric uniform = two_switches(testing::qdr4x(), testing::qdr4x(), 8);
   EXPECT_TRUE(route_psssp(uniform, automatic).lfts == route_psssp(uniform, off).lfts);
   EXPECT_TRUE(route_psssp(uniform, on).lfts == route_psssp(uniform, off).lfts);
+}
+
+// A captured cluster (public-1.topo): two switches joined by a 4xSDR and a
+// 1xSDR cable, one host port on a 1x cable. Capacity weights count a route
+// by what its hosts' cables let it carry and price a cable by the load a
+// new route would meet there, so the fast hosts' traffic takes the fast
+// cable and the slow host's the slow one.
+TEST(Routing, CapacityWeightsFollowTheHostRatesOfACapture) {
+  const Fabric f =
+      read_fabric(std::string(PSSSP_SOURCE_DIR) + "/core/formats/testdata/public-1.topo");
+  RoutingOptions off;
+  off.capacity = RoutingOptions::Capacity::off;
+  const RoutingResult r = route_psssp(f, {});
+  const std::vector<PortRef> hosts = f.host_ports();
+  const double weighed = estimate_ebb(f, r.lfts, hosts, 2000, 1, false, true);
+  const double counted = estimate_ebb(f, route_psssp(f, off).lfts, hosts, 2000, 1, false, true);
+  EXPECT_GT(weighed, 1.2 * counted);  // 0.795 against 0.649
+  // From the 6-port switch, every host of the 24-port one by its cable's rate.
+  const NodeId small = *f.find_by_guid(0x0008f10400410015ull);
+  const NodeId big = *f.find_by_guid(0x005442ba00003080ull);
+  for (const PortRef h : hosts) {
+    const Port& cable = f.port(h);
+    if (cable.remote.node != big) continue;
+    const PortNum out = r.lfts.get(small, cable.lid);
+    const double gbps = f.port(PortRef{small, out}).rate.gbps();
+    EXPECT_EQ(gbps, std::min(cable.rate.gbps(), f.port(cable.remote).rate.gbps()))
+        << "LID " << cable.lid;
+  }
 }
 
 TEST(Routing, LmcPathsSpread) {

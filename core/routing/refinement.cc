@@ -48,7 +48,7 @@ std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
     tree_from_columns(d, layers, tree_);
     add_tree(d, -1);
     const bool check = fast_layered() && stay_checks_.try_now();
-    const Reroute r = reroute(d, layers, tree_, loads_.weights(), scratch_column_, check);
+    const Reroute r = reroute(d, layers, tree_, loads_.weights(d), scratch_column_, check);
     if (check) stay_checks_.record(r == Reroute::kept);
     if (r == Reroute::changed) {
       std::copy(scratch_column_.begin(), scratch_column_.end(), column(d.lid));
@@ -130,10 +130,10 @@ void Router::refine_in_slot(const Destination& d, Slot& slot, bool check) {
   const Layers layers = layers_of(d);
   tree_from_columns(d, layers, *slot.tree);
   const std::uint32_t at_root = root_sources(d);
-  slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, -1);
-  slot.result = reroute(d, layers, *slot.tree, slot.loads->weights(), slot.column, check);
+  slot.loads->apply_tree(*slot.tree, d, problem_.sources_at.data(), at_root, -1);
+  slot.result = reroute(d, layers, *slot.tree, slot.loads->weights(d), slot.column, check);
   if (slot.result != Reroute::changed)
-    slot.loads->apply_tree(*slot.tree, problem_.sources_at.data(), at_root, +1);
+    slot.loads->apply_tree(*slot.tree, d, problem_.sources_at.data(), at_root, +1);
 }
 
 void Router::commit_slot(const std::vector<const Destination*>& batch, std::size_t first) {
@@ -143,17 +143,17 @@ void Router::commit_slot(const std::vector<const Destination*>& batch, std::size
   Slot& winner = slots_[first];
   std::copy(winner.column.begin(), winner.column.end(), column(d.lid));
   const std::uint32_t* sources = problem_.sources_at.data();
-  winner.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+  winner.loads->apply_tree(*winner.tree, d, sources, root_sources(d), +1);
   for (std::size_t k = 0; k < slots_.size(); ++k) {
     if (k == first) continue;
     Slot& slot = slots_[k];
     if (k < batch.size() && slot.result == Reroute::changed) {  // discarded: old tree back
       const Destination& other = *batch[k];
       tree_from_columns(other, layers_of(other), *slot.tree);
-      slot.loads->apply_tree(*slot.tree, sources, root_sources(other), +1);
+      slot.loads->apply_tree(*slot.tree, other, sources, root_sources(other), +1);
     }
-    slot.loads->apply_tree(old_tree_, sources, root_sources(d), -1);
-    slot.loads->apply_tree(*winner.tree, sources, root_sources(d), +1);
+    slot.loads->apply_tree(old_tree_, d, sources, root_sources(d), -1);
+    slot.loads->apply_tree(*winner.tree, d, sources, root_sources(d), +1);
   }
 }
 

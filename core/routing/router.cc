@@ -62,7 +62,7 @@ RoutingResult Router::run() {
       later.push_back(&d);
       continue;
     }
-    search(d, layers, tree_, loads_.weights(), column(d.lid), false);
+    search(d, layers, tree_, loads_.weights(d), column(d.lid), false);
     if (d.loads) {
       const double arriving = add_tree(d, +1);
       if (d.final_port != 0)
@@ -121,7 +121,7 @@ bool Router::full_effort() const {
 
 double Router::add_tree(const Destination& d, int sign) {
   const double arriving =
-      loads_.apply_tree(tree_, problem_.sources_at.data(), root_sources(d), sign);
+      loads_.apply_tree(tree_, d, problem_.sources_at.data(), root_sources(d), sign);
   affinity_.apply_tree(graph_, tree_, loads_.subtree_sources(), sign);
   return arriving;
 }
@@ -220,7 +220,7 @@ void Router::route_without_load(std::vector<const Destination*> by_root) {
     const std::size_t to = starts[switches * (k + 1) / tasks];
     for (std::size_t i = from; i < to; ++i) {
       const Destination& d = *by_root[i];
-      search(d, layers_of(d), tree, loads_.weights(), column(d.lid), false);
+      search(d, layers_of(d), tree, loads_.weights(d), column(d.lid), false);
     }
   });
 }

@@ -34,7 +34,7 @@ class Router {
         options_(options),
         graph_(make_routing_graph(fabric)),
         problem_(make_problem(fabric, graph_, options)),
-        loads_(graph_, options),
+        loads_(graph_, options, problem_),
         tree_(graph_.vertex_count),
         team_(std::min(parallel::effective_threads(options.threads), kMaxTeam)),
         columns_((static_cast<std::size_t>(fabric.max_lid()) + 1) * graph_.vertex_count, kNoPath),
@@ -49,6 +49,10 @@ class Router {
     return std::all_of(problem_.sources_at.begin(), problem_.sources_at.end(),
                        [](std::uint32_t n) { return n != 0; });
   }
+
+  // Whether loads are weighed by capacity (then candidates compare on the
+  // capacity-aware eBB, the measure the weights aim at).
+  bool weighs_capacity() const { return uses_capacity(graph_, options_); }
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.

@@ -40,6 +40,13 @@ void clear_channel_loads(const FlowPaths& paths, std::uint32_t* load);
 // this one order.
 double sum_of_shares(const FlowPaths& paths, const std::uint32_t* load);
 
+// The capacity-aware sum (the scorer's cap-eBB): a flow's share on a
+// channel is gbps[c] / load there; it takes its path's smallest, divided by
+// injection[i] (its source cable's Gb/s) and capped at 1; an empty path
+// counts 1.
+double sum_of_capacity_shares(const FlowPaths& paths, const std::uint32_t* load, const double* gbps,
+                              const double* injection);
+
 // One run: counts, sums the shares and clears `load` again (all zero on
 // entry); divides by `flow_count`, which may include flows without a path
 // (they get 0).

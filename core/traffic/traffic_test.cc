@@ -14,6 +14,7 @@
 #include "routing/psssp_routing.h"
 #include "routing/routing_test_support.h"
 #include "test_fabrics.h"
+#include "topologies/degrade.h"
 #include "traffic/bisection.h"
 #include "traffic/channel_load.h"
 #include "traffic/route_tracer.h"
@@ -151,9 +152,24 @@ TEST(ChannelLoad, MeanOfOneOverTheWorstLoadThenClean) {
   EXPECT_EQ(load, std::vector<std::uint32_t>(6, 0));
 }
 
+TEST(ChannelLoad, CapacityShareIsTheSlowestGbpsPerFlowOverTheInjection) {
+  // Flows 0 and 1 share channel 2 (8 Gb/s): 4 each. Flow 0 injects at 8:
+  // 0.5; flow 1 at 2 (a 1x cable): capped at 1. Flow 2 crosses a 2 Gb/s
+  // channel alone, injecting at 8: 0.25.
+  const std::vector<ChannelId> channels = {1, 2, 2, 3, 4, 5};
+  const std::vector<std::uint32_t> begin = {0, 2, 4}, end = {2, 4, 6};
+  const std::vector<double> gbps = {8, 8, 8, 8, 8, 2};
+  const std::vector<double> injection = {8, 2, 8};
+  std::vector<std::uint32_t> load(6, 0);
+  const FlowPaths paths{channels.data(), begin.data(), end.data(), 3};
+  add_channel_loads(paths, load.data());
+  EXPECT_DOUBLE_EQ(sum_of_capacity_shares(paths, load.data(), gbps.data(), injection.data()),
+                   0.5 + 1.0 + 0.25);
+}
+
 // psssp-sim score --pattern bisect (or bisect-fb): the mean run value.
 double scorer_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs, std::uint64_t seed,
-                  bool both_ways) {
+                  bool both_ways, bool capacity = false) {
   const std::vector<sim::Host> hosts = sim::select_hosts(f, sim::HostFilter{});
   const std::string name = both_ways ? "bisect-fb" : "bisect";
   const sim::PatternGenerator patterns(hosts, sim::parse_pattern(name, "", "", "", f, hosts), seed);
@@ -164,7 +180,7 @@ double scorer_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs, 
   config.threads = 2;
   const auto scores = sim::score_runs(patterns, {&scorer}, config);
   double total = 0.0;
-  for (const sim::RunScore& r : scores[0].runs) total += r.ebb;
+  for (const sim::RunScore& r : scores[0].runs) total += capacity ? r.capacity : r.ebb;
   return total / runs;
 }
 
@@ -182,6 +198,20 @@ TEST(EbbDefinitions, EstimateEqualsScorerOnThreeFabrics) {
       EXPECT_LT(estimate, 1.0) << name;
       EXPECT_EQ(estimate, scorer_ebb(f, lfts, 300, 7, both_ways)) << name << " " << both_ways;
     }
+  }
+}
+
+// The router compares candidates on mixed rates by the scorer's cap-eBB.
+TEST(EbbDefinitions, CapacityEstimateEqualsScorerOnMixedRates) {
+  Fabric f = testing::make_kary_ntree(4, 3).fabric;
+  ASSERT_GT(topo::degrade_cables(f, 0.2, LinkRate{LinkWidth::x1, LinkSpeed::qdr}, 5), 0u);
+  const ForwardingTables lfts = route_psssp(f, RoutingOptions{}).lfts;
+  const std::vector<PortRef> hosts = f.host_ports();
+  for (const bool both_ways : {false, true}) {
+    const double estimate = estimate_ebb(f, lfts, hosts, 300, 7, both_ways, true);
+    EXPECT_GT(estimate, 0.1);
+    EXPECT_LT(estimate, estimate_ebb(f, lfts, hosts, 300, 7, both_ways, false));
+    EXPECT_NEAR(estimate, scorer_ebb(f, lfts, 300, 7, both_ways, true), 1e-12) << both_ways;
   }
 }
 
