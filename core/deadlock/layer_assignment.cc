@@ -71,12 +71,16 @@ class LayerPlanner {
                         layers_.size() * LayerGraph::bytes(g_);
     layers_.clear();  // balancing needs no graphs
     load_.assign(n, 0);
-    for (std::size_t d = 0; d < dests_.size(); ++d)  // sums: any order will do
-      for (std::size_t s = 0; s < ns_; ++s)
-        if (length_[d * ns_ + s] != 0) load_[layer_of_[d * ns_ + s]] += weight_[s];
-    if (options_.balance && n > 1) balance(n, result.layers_needed);
-    place_free_routes(n);
-    write_table(result.table);
+    if (one_layer_ && options_.balance && n > 1) {
+      spread_table(n, result.table);
+    } else {
+      for (std::size_t d = 0; d < dests_.size(); ++d)  // sums: any order will do
+        for (std::size_t s = 0; s < ns_; ++s)
+          if (length_[d * ns_ + s] != 0) load_[layer_of_[d * ns_ + s]] += weight_[s];
+      if (options_.balance && n > 1) balance(n, result.layers_needed);
+      place_free_routes(n);
+      write_table(result.table);
+    }
     result.routes_per_layer = load_;
     result.paths = ns_ * dests_.size();
     result.layers_used = 0;
@@ -371,6 +375,25 @@ class LayerPlanner {
         layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(to);
         load_[to] += weight_[s];
       }
+  }
+
+  // When one layer holds every route, any layer does for any route: the
+  // k-th destination of the s-th source switch goes to layer (k + s) mod n,
+  // written row by row. Every source's routes and every destination's
+  // routes are spread evenly over the layers (so the routes on any link
+  // share its VLs), without the balancing's pass over the paths.
+  void spread_table(unsigned n, LayerTable& table) {
+    for (std::size_t s = 0; s < ns_; ++s) {
+      const NodeId node = sources_[s].node;
+      unsigned layer = static_cast<unsigned>(s % n);
+      const std::size_t whole = dests_.size() / n, rest = dests_.size() % n;
+      for (unsigned l = 0; l < n; ++l)  // layers layer .. layer + rest - 1 get one more
+        load_[l] += weight_[s] * (whole + ((l + n - layer) % n < rest ? 1 : 0));
+      for (const Lid dlid : dests_) {
+        table.set(node, dlid, static_cast<std::uint8_t>(layer));
+        if (++layer == n) layer = 0;
+      }
+    }
   }
 
   // Into the table's switch-major rows, 64 switches at a time (each cache

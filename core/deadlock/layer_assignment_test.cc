@@ -181,6 +181,37 @@ TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
   expect_deadlock_free(tree, tree_lfts, t.table);
 }
 
+// One layer holds all of a tree's routes, so they are dealt out over every
+// layer: each source switch's routes and each destination's routes use all
+// layers, and the route counts per layer are even.
+TEST(LayerAssignment, OneLayerRoutesAreDealtOverEveryLayer) {
+  const Fabric f = fat_tree(8, 4, 3);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  LayerOptions o;
+  o.max_layers = 8;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  EXPECT_EQ(a.layers_needed, 1u);
+  EXPECT_EQ(a.layers_used, 8u);
+  const auto [least, most] =
+      std::minmax_element(a.routes_per_layer.begin(), a.routes_per_layer.end());
+  EXPECT_LE(*most - *least, *most / 50) << "layers far from even";
+  const std::vector<SourceSwitch> sources = source_switches(f);
+  const std::vector<Lid> dests = destination_lids(f);
+  std::vector<std::vector<bool>> by_source(sources.size(), std::vector<bool>(8, false));
+  for (const Lid d : dests) {
+    std::vector<bool> seen(8, false);
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      const unsigned layer = a.table.get(sources[s].node, d);
+      ASSERT_LT(layer, 8u);
+      seen[layer] = true;
+      by_source[s][layer] = true;
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 8) << "LID " << d;
+  }
+  for (const auto& seen : by_source) EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 8);
+  expect_deadlock_free(f, lfts, a.table);
+}
+
 TEST(LayerAssignment, BalancingSplitsEachFirstFitLayerOverItsOwnLayers) {
   // Every balanced layer holds routes of one first-fit layer only, so it is a
   // subset of an acyclic layer; the largest first-fit layer gets spare layers.
