@@ -6,8 +6,10 @@
 // dependencies close no cycle; afterwards each first-fit layer's routes are
 // spread over it and a share of the spare layers (a subset of an acyclic
 // layer is acyclic, so this needs no search). When the union of all routes'
-// dependencies is acyclic (fat trees), one topological sort proves it and
-// there is no first fit at all. Memory is the LayerTable (switches x LIDs
+// dependencies is acyclic (fat trees, HyperX in dimension order), one
+// topological sort proves it and there is no first fit and no balancing
+// pass: the routes are dealt out over the layers as the table is written.
+// Memory is the LayerTable (switches x LIDs
 // bytes), a byte per path for its length, plus per layer two bits per
 // possible dependency (switch ports squared) and a few words per channel;
 // never a LIDs x LIDs table.
@@ -17,8 +19,8 @@
 // of 7M tries to add a route to a layer 5M find every dependency there
 // already and 1.7M one already refused (bit tests), and about 0.2M
 // dependencies need the order's search. Fat trees (one layer) only pay the
-// survey, the balancing and the table: 0.05 s at 4096 hosts, 2.3 s at 32768
-// (routing 0.2 s and 9.3 s). Placing all routes to a LID at once (their
+// survey and the table: 0.025 s at 4096 hosts (0.045 s with a balancing
+// pass; routing 0.18 s). Placing all routes to a LID at once (their
 // tree) was tried: it needs more layers (5 instead of 3 on a12p6h6) and is
 // no faster.
 //
