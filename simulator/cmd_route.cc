@@ -281,9 +281,10 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "row), interleaved (round robin over switches), lid, or\n"
          "auto (default): switches, and with full effort also\n"
          "interleaved, and interleaved with ties to the lowest port,\n"
-         "keeping the highest estimated eBB; with fast effort on a\n"
-         "direct network (hosts on every switch) switches and the\n"
-         "port-order one, which must be 0.5% better")
+         "keeping the highest estimated eBB (switches unless another\n"
+         "is 0.2% better); with fast effort on a direct network\n"
+         "(hosts on every switch) switches and the port-order one,\n"
+         "which must be 0.5% better")
       ->type_name("O");
   CLI::Option* vls =
       cli::add_uint(cmd, "--vls", o.vls,
