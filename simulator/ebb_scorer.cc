@@ -314,15 +314,10 @@ RunScore EbbScorer::score_general(const std::vector<Flow>& flows, Workspace& ws,
   // path is empty.
   const FlowPaths paths{ws.path.data(), ws.begin.data(), ws.end.data(), n};
   const double sum = sum_of_shares(paths, count);
-  double cap_sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    double cap_share = capacity_[ws.path[ws.begin[i]]] > 0 ? 1e300 : 0.0;
-    for (std::uint32_t k = ws.begin[i]; k < ws.end[i]; ++k) {
-      const ChannelId c = ws.path[k];
-      cap_share = std::min(cap_share, capacity_[c] / count[c]);
-    }
-    cap_sum += std::min(1.0, cap_share / capacity_[ws.path[ws.begin[i]]]);
-  }
+  ws.injection.resize(n);
+  for (std::size_t i = 0; i < n; ++i) ws.injection[i] = capacity_[ws.path[ws.begin[i]]];
+  const double cap_sum =
+      sum_of_capacity_shares(paths, count, capacity_.data(), ws.injection.data());
   result.ebb = n ? sum / static_cast<double>(n) : 1.0;
   result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
   if (maxmin) result.maxmin = n ? maxmin_value(n, ws) : 1.0;

@@ -47,6 +47,7 @@ class EbbScorer {
     std::vector<std::uint32_t> count;       // flows per channel
     std::vector<ChannelId> path;            // channels of all flows, concatenated
     std::vector<std::uint32_t> begin, end;  // flow i uses path[begin[i] .. end[i])
+    std::vector<double> injection;          // flow i's host link Gb/s (capacity share)
     // max-min filling
     std::vector<std::uint32_t> local;  // channel -> link index, kNone when untouched
     std::vector<ChannelId> links;
