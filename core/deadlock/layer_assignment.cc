@@ -67,8 +67,9 @@ class LayerPlanner {
     survey_paths();
     choose_first_fit(result);
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
-    result.work_bytes = result.table.memory_bytes() + 2 * length_.size() + g_.slots.size() +
-                        layers_.size() * LayerGraph::bytes(g_);
+    result.work_bytes = result.table.memory_bytes() + 2 * length_.size() + columns_.size() +
+                        g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
+    columns_ = {};
     layers_.clear();  // balancing needs no graphs
     load_.assign(n, 0);
     if (one_layer_ && options_.balance && n > 1) {
@@ -182,13 +183,13 @@ class LayerPlanner {
   // First fit: the lowest layer whose graph stays acyclic. Returns the
   // layers needed, 0 when more than search_cap().
   unsigned first_fit() {
+    if (columns_.empty()) transpose_lfts();
     layers_.clear();
     layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
     std::size_t last_d = dests_.size();
     for_each_path([&](std::size_t s, std::size_t d) {
       if (capped) return;
-      prefetch_first_hop(s + 4, d);
       if (d != last_d) {  // forget what was known about the last destination
         last_d = d;
         if (++token_ == 0) {
@@ -254,6 +255,7 @@ class LayerPlanner {
     std::uint32_t row = rows_[s];
     if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return Walk::failed;
     const std::uint32_t want = tracer_.terminal_of_lid(dlid);
+    const std::uint8_t* column = columns_.data() + d * tracer_.switch_count();
     ChannelId prev = kNoChannel;  // the channel into `row` from a switch
     for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
       if (stop_in_layer0 && in_layer0_[row] == token_) {
@@ -272,7 +274,7 @@ class LayerPlanner {
         channel = out_[row];
         next = next_[row];
       } else {
-        p = tracer_.lfts().at(row, dlid);
+        p = column[row];
         channel = 0;
         next = tracer_.step_port(row, p, want, channel);
         if (next == RouteTracer::kFailed) return Walk::failed;
@@ -293,6 +295,24 @@ class LayerPlanner {
       row = next;
     }
     return Walk::failed;  // a loop
+  }
+
+  // The LFT bytes destination by destination (columns_[d * switches + row]):
+  // first fit visits a destination's routes one after another, each walking
+  // rows of the switch-major LFT, one cache miss per hop; a destination's
+  // column is a few cache lines. Only first fit needs it (not one-layer
+  // fabrics): one more byte per path.
+  void transpose_lfts() {
+    const std::size_t rows = tracer_.switch_count();
+    columns_.assign(dests_.size() * rows, 0);
+    constexpr std::size_t kBlock = 64;  // destinations per pass over the rows
+    for (std::size_t d0 = 0; d0 < dests_.size(); d0 += kBlock) {
+      const std::size_t d1 = std::min(dests_.size(), d0 + kBlock);
+      for (std::uint32_t row = 0; row < rows; ++row)
+        for (std::size_t d = d0; d < d1; ++d)
+          if (dests_[d] < tracer_.lid_limit())
+            columns_[d * rows + row] = tracer_.lfts().at(row, dests_[d]);
+    }
   }
 
   // Asks for the LFT byte of a route some routes ahead: the passes visit a
@@ -446,6 +466,7 @@ class LayerPlanner {
   std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
   std::vector<unsigned> lengths_;       // the lengths that occur, ascending
   std::vector<std::uint8_t> layer_of_;  // layer per path; into the table at the end
+  std::vector<std::uint8_t> columns_;   // first fit: the LFT by destination (transpose_lfts)
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;
