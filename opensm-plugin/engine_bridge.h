@@ -41,6 +41,7 @@ struct psssp_route_stats {
   int full_effort;            /* endpoint affinity and repeated refinement were used */
   unsigned refine_passes;     /* refinement passes done */
   int converged;              /* the last of them changed no table */
+  int capacity_weights;       /* loads weighed by capacity (capacity=on, or auto on mixed rates) */
   int incremental;            /* re-routed from the current tables */
   unsigned long long entries, kept, repaired, restored, rebalanced; /* incremental: entries */
   char full_reason[160];     /* why the routing was full, if incremental was possible */

@@ -80,6 +80,24 @@ def test_programmed_tables_equal_offline_route(tmp_path):
     assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
 
 
+def test_mixed_rates_weigh_load_by_capacity_as_offline(tmp_path):
+    # A tree with a tenth of its cables at 1x: capacity=auto weighs load by
+    # capacity inside OpenSM, says so, and programs the tables psssp-sim
+    # routes from the fabric read back from the switches (rates included).
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 3, "--rate",
+                   "4xEDR", "--degrade", 0.1, "--seed", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric)
+        assert "load weighed by capacity" in osm.log, osm.log[-3000:]
+        topo, fts, _ = check_tables(tmp_path, fabric)
+    offline = tmp_path / "offline.dump"
+    proc = run([binary("psssp-sim"), "route", topo, "-o", offline])
+    assert "load weighed by capacity" in proc.stderr, proc.stderr
+    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
+               check=False)
+    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+
+
 @pytest.mark.parametrize("effort", ["auto", "fast"])
 def test_effort_reaches_the_router_and_matches_offline(tmp_path, effort):
     # A torus routes with full effort by default (endpoint affinity, several

@@ -99,6 +99,7 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
                r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
   if (r.tie_break == RoutingOptions::TieBreak::first)
     std::fprintf(stderr, ", %sties to the lowest port", r.tie_slack > 0.0 ? "loose " : "");
+  if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
   if (r.estimate_switches >= 0.0)
     std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f", r.estimate_switches,
                  r.estimate_interleaved);
@@ -133,6 +134,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
   report["order"] = order_name(r.order);
   report["tie_break"] = tie_break_name(r.tie_break);
   report["tie_slack"] = r.tie_slack;
+  report["capacity_weights"] = r.capacity_weights;
   if (!o.previous.empty())
     report["incremental"] = {{"used", r.incremental.used},
                              {"full_reason", r.incremental.reason},

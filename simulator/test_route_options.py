@@ -3,6 +3,8 @@
 and the accepted words (from the shared option_names table), exit 2, and no
 output file."""
 
+import json
+
 import pytest
 from psssp_tools import binary, generate, run
 
@@ -30,3 +32,18 @@ def test_every_effort_word_routes(tmp_path, effort):
                 "--effort", effort])
     want = "fast effort" if effort == "fast" else "full effort"
     assert want in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("rate_args, options, weighed", [
+    ([], [], False),                                   # one rate: automatic is off
+    (["--degrade", "0.2"], [], True),                  # mixed switch cables: on
+    (["--degrade", "0.2"], ["--no-capacity"], False),
+    ([], ["--capacity"], True),
+])
+def test_summary_says_whether_load_is_weighed_by_capacity(tmp_path, rate_args, options, weighed):
+    net = generate("torus", str(tmp_path / "fabric.net"), "--dims", "3x3", *rate_args)
+    proc = run([binary("psssp-sim"), "route", net, "-o", tmp_path / "lfts.dump", "--json",
+                *options])
+    assert json.loads(proc.stdout)["capacity_weights"] is weighed
+    proc = run([binary("psssp-sim"), "route", net, "-o", tmp_path / "lfts.dump", *options])
+    assert ("load weighed by capacity" in proc.stderr) == weighed, proc.stderr

@@ -189,6 +189,7 @@ RoutingResult route_psssp_incremental(const Fabric& fabric, const ForwardingTabl
     RoutingResult result;
     routing::IncrementalRouter router(fabric, previous, options, incremental, reference);
     if (router.run(result, reason)) {
+      result.capacity_weights = router.weighs_capacity();
       result.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return result;

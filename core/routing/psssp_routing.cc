@@ -115,6 +115,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     result.tie_break = first.tie_break;
     result.tie_slack = first.tie_slack;
   }
+  result.capacity_weights = router.weighs_capacity();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

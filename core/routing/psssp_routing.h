@@ -110,6 +110,7 @@ struct RoutingResult {
   RoutingOptions::Order order = RoutingOptions::Order::switches;        // the order used
   RoutingOptions::TieBreak tie_break = RoutingOptions::TieBreak::path;  // the tie-break used
   double tie_slack = 0.0;                                               // and its slack
+  bool capacity_weights = false;  // loads weighed by capacity (RoutingOptions::capacity)
   // Order::automatic with full effort: estimated eBB of both orders with the
   // requested tie-break and, when that is path, of interleaved with ties to
   // the lowest port (port_order) and of switches with loose ties to the
