@@ -64,6 +64,15 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
                     const std::vector<PortRef>& hosts, unsigned runs, std::uint64_t seed,
                     bool both_ways, bool by_capacity) {
   if (hosts.size() < 2 || runs == 0) return 0.0;
+  return estimate_ebb(f, lfts, hosts, BisectionDraws(hosts.size(), runs, seed), both_ways,
+                      by_capacity);
+}
+
+double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
+                    const std::vector<PortRef>& hosts, const BisectionDraws& draws, bool both_ways,
+                    bool by_capacity) {
+  const unsigned runs = draws.runs();
+  if (hosts.size() < 2 || runs == 0 || draws.ranks() != hosts.size()) return 0.0;
   const RouteTracer tracer(f, lfts);
   PathCache cache(tracer, hosts);
   std::vector<double> gbps, host_gbps, injection;  // by_capacity only
@@ -72,24 +81,22 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
     for (ChannelId c = 0; c < gbps.size(); ++c) gbps[c] = f.port(f.channel_port(c)).rate.gbps();
     for (const PortRef h : hosts) host_gbps.push_back(f.port(h).rate.gbps());
   }
-  const ShuffleReciprocals reciprocals(hosts.size());
-  std::vector<std::uint32_t> perm, load(f.channel_count(), 0);
+  std::vector<std::uint32_t> load(f.channel_count(), 0);
   const std::size_t flows = both_ways ? 2 * (hosts.size() / 2) : hosts.size() / 2;
   std::vector<std::uint32_t> begin, end;  // the routed flows, in flow order
   double total = 0.0;
   for (unsigned r = 0; r < runs; ++r) {
-    std::mt19937_64 rng = run_rng(seed, r);
-    shuffled_ranks(hosts.size(), rng, reciprocals, perm);
     begin.clear();
     end.clear();
     injection.clear();
-    bisection_pairs(perm, both_ways, [&](std::uint32_t src, std::uint32_t dst) {
-      std::uint32_t first = 0, length = 0;
-      if (!cache.path(src, dst, first, length)) return;  // no route: share 0
-      begin.push_back(first);
-      end.push_back(first + length);
-      if (by_capacity) injection.push_back(host_gbps[src]);
-    });
+    bisection_pairs(draws.run(r), hosts.size(), both_ways,
+                    [&](std::uint32_t src, std::uint32_t dst) {
+                      std::uint32_t first = 0, length = 0;
+                      if (!cache.path(src, dst, first, length)) return;  // no route: share 0
+                      begin.push_back(first);
+                      end.push_back(first + length);
+                      if (by_capacity) injection.push_back(host_gbps[src]);
+                    });
     // The cache may have grown while the pairs were traced: take its channels now.
     const FlowPaths paths{cache.channels(), begin.data(), end.data(), begin.size()};
     if (!by_capacity) {

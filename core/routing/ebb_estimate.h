@@ -12,6 +12,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "traffic/bisection.h"
 
 namespace psssp {
 
@@ -26,6 +27,11 @@ namespace psssp {
 // channel at its port's Gb/s, shares relative to the source cable's.
 double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
                     const std::vector<PortRef>& hosts, unsigned runs, std::uint64_t seed = 1,
+                    bool both_ways = false, bool by_capacity = false);
+// The same on runs drawn beforehand (draws.ranks() == hosts.size(), else 0):
+// several routings scored on one set of draws.
+double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
+                    const std::vector<PortRef>& hosts, const BisectionDraws& draws,
                     bool both_ways = false, bool by_capacity = false);
 // The same over all host ports (Fabric::host_ports).
 double estimate_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs,

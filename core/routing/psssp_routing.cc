@@ -88,6 +88,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     }
     const std::vector<PortRef>& hosts = router.load_sources();
     const bool by_capacity = router.weighs_capacity();
+    const BisectionDraws draws(hosts.size(), estimate_runs, options.estimate_seed);
     std::vector<RoutingResult> routed(kinds.size());
     std::vector<double> estimate(kinds.size(), -1.0);
     parallel::parallel_for(kinds.size(), threads, [&](std::size_t i, unsigned) {
@@ -95,8 +96,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       routed[i].order = other[i].order;
       routed[i].tie_break = other[i].tie_break;
       routed[i].tie_slack = other[i].tie_slack;
-      estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, estimate_runs,
-                                 options.estimate_seed, false, by_capacity);
+      estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, draws, false, by_capacity);
     });
     // The default is left only for a clear gain. With full effort: below
     // 0.2% routings that are the same up to renaming hosts (two-level trees)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "rng.h"
@@ -17,15 +18,35 @@ namespace psssp {
 void shuffled_ranks(std::size_t n, std::mt19937_64& rng, const ShuffleReciprocals& reciprocals,
                     std::vector<std::uint32_t>& perm);
 
-// Calls add(src, dst) for the pairs of the bisection `perm`: perm[i] ->
-// perm[half + i] for i < half (odd size: the last rank idles); both_ways:
-// then every pair backwards, in the same order.
+// The permutations of runs 0..runs-1 of n ranks (run r shuffled by
+// run_rng(seed, r)), drawn once for callers that score several routings on
+// the same flows. runs x n x 4 bytes.
+class BisectionDraws {
+ public:
+  BisectionDraws(std::size_t n, unsigned runs, std::uint64_t seed);
+  std::size_t ranks() const { return n_; }
+  unsigned runs() const { return runs_; }
+  const std::uint32_t* run(unsigned r) const { return perms_.data() + std::size_t{r} * n_; }
+
+ private:
+  std::size_t n_;
+  unsigned runs_;
+  std::vector<std::uint32_t> perms_;
+};
+
+// Calls add(src, dst) for the pairs of the bisection `perm` of n ranks:
+// perm[i] -> perm[half + i] for i < half (odd n: the last rank idles);
+// both_ways: then every pair backwards, in the same order.
 template <typename Add>
-void bisection_pairs(const std::vector<std::uint32_t>& perm, bool both_ways, Add&& add) {
-  const std::size_t half = perm.size() / 2;
+void bisection_pairs(const std::uint32_t* perm, std::size_t n, bool both_ways, Add&& add) {
+  const std::size_t half = n / 2;
   for (std::size_t i = 0; i < half; ++i) add(perm[i], perm[half + i]);
   if (both_ways)
     for (std::size_t i = 0; i < half; ++i) add(perm[half + i], perm[i]);
+}
+template <typename Add>
+void bisection_pairs(const std::vector<std::uint32_t>& perm, bool both_ways, Add&& add) {
+  bisection_pairs(perm.data(), perm.size(), both_ways, std::forward<Add>(add));
 }
 
 }  // namespace psssp

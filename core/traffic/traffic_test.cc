@@ -142,6 +142,20 @@ TEST(Bisection, PairsEveryRankOnceAndRepeatsForASeed) {
   }
 }
 
+// Draws made once are the runs' own shuffles, run by run.
+TEST(Bisection, DrawsAreEachRunsShuffle) {
+  const ShuffleReciprocals reciprocals(11);
+  const BisectionDraws draws(11, 6, 42);
+  ASSERT_EQ(draws.runs(), 6u);
+  std::vector<std::uint32_t> perm;
+  for (unsigned r = 0; r < 6; ++r) {
+    std::mt19937_64 rng = run_rng(42, r);
+    shuffled_ranks(11, rng, reciprocals, perm);
+    EXPECT_TRUE(std::equal(perm.begin(), perm.end(), draws.run(r))) << "run " << r;
+  }
+  EXPECT_FALSE(std::equal(draws.run(0), draws.run(0) + 11, draws.run(1)));
+}
+
 TEST(ChannelLoad, MeanOfOneOverTheWorstLoadThenClean) {
   // Flows 0 and 1 share channel 2; flow 2 is alone; a fourth flow has no path.
   const std::vector<ChannelId> channels = {1, 2, 2, 3, 4, 5};
