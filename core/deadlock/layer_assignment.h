@@ -9,10 +9,10 @@
 // dependencies is acyclic (fat trees, HyperX in dimension order), one
 // topological sort proves it and there is no first fit and no balancing
 // pass: the routes are dealt out over the layers as the table is written.
-// Memory is the LayerTable (switches x LIDs
-// bytes), a byte per path for its length, plus per layer two bits per
-// possible dependency (switch ports squared) and a few words per channel;
-// never a LIDs x LIDs table.
+// Memory is the LayerTable (switches x LIDs bytes), a byte per path for
+// its length and one for its layer (and, where first fit runs, one for the
+// transposed LFT), plus per layer two bits per possible dependency (switch
+// ports squared) and a few words per channel; never a LIDs x LIDs table.
 //
 // Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
 // switches, 5.4M paths, 3 layers) about 0.4 s against 0.2 s for routing;
