@@ -8,9 +8,11 @@
 
 #include "acyclic_slots.h"
 #include "layer_graph.h"
+#include "layer_spread.h"
 #include "parallel/run_workers.h"
 #include "parallel/thread_count.h"
 #include "path_survey.h"
+#include "path_table.h"
 #include "route_walk.h"
 
 namespace psssp::deadlock {
@@ -52,13 +54,11 @@ class LayerPlanner {
         sources_(source_switches(fabric)),
         dests_(destination_lids(fabric)),
         ns_(sources_.size()),
-        weight_(ns_, 0),
-        length_(ns_ * dests_.size()),
-        layer_of_(length_.size(), 0),
+        paths_(ns_, dests_.size()),
         order_(options.order) {
     for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
     for (std::size_t s = 0; s < ns_; ++s)
-      for (const SourcePort& p : sources_[s].ports) weight_[s] += p.lid_count;
+      for (const SourcePort& p : sources_[s].ports) paths_.weight[s] += p.lid_count;
   }
 
   LayerAssignment run() {
@@ -67,26 +67,22 @@ class LayerPlanner {
     survey_paths();
     choose_first_fit(result);
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
-    result.work_bytes = result.table.memory_bytes() + 2 * length_.size() + columns_.size() +
+    result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() + columns_.size() +
                         g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
-    layers_.clear();  // balancing needs no graphs
-    load_.assign(n, 0);
+    layers_.clear();  // spreading needs no graphs
+    std::vector<std::size_t> load;
     if (one_layer_ && options_.balance && n > 1) {
-      spread_table(n, result.table);
+      load = deal_one_layer(paths_, sources_, dests_, n, result.table);
     } else {
-      for (std::size_t d = 0; d < dests_.size(); ++d)  // sums: any order will do
-        for (std::size_t s = 0; s < ns_; ++s)
-          if (length_[d * ns_ + s] != 0) load_[layer_of_[d * ns_ + s]] += weight_[s];
-      if (options_.balance && n > 1) balance(n, result.layers_needed);
-      place_free_routes(n);
-      write_table(result.table);
+      load = spread_layers(paths_, order_, n, result.layers_needed, options_.balance);
+      write_layer_table(paths_, sources_, dests_, result.table);
     }
-    result.routes_per_layer = load_;
+    result.routes_per_layer = load;
     result.paths = ns_ * dests_.size();
     result.layers_used = 0;
     for (unsigned l = 0; l < n; ++l)
-      if (load_[l] != 0) result.layers_used = l + 1;
+      if (load[l] != 0) result.layers_used = l + 1;
     result.layers_used = std::max(result.layers_used, 1u);
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -123,7 +119,7 @@ class LayerPlanner {
                                std::to_string(dests_[d]) + ": no layering is deadlock-free",
                            0, options_.max_layers);
         const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-        length_[d * ns_ + s] = len;
+        paths_.length[d * ns_ + s] = len;
         has_length[w][len] = true;
       }
     });
@@ -136,48 +132,9 @@ class LayerPlanner {
     for (unsigned len = 1; len < 256; ++len)
       for (const auto& seen : has_length)
         if (!seen.empty() && seen[len]) {
-          lengths_.push_back(len);
+          paths_.lengths.push_back(len);
           break;
         }
-  }
-
-  // Calls f(s, d) for every path with dependencies, in the placement order.
-  template <typename F>
-  void for_each_path(F&& f) const {
-    if (order_ == LayerOptions::Order::lid) {
-      for (std::size_t d = 0; d < dests_.size(); ++d)
-        for (std::size_t s = 0; s < ns_; ++s)
-          if (length_[d * ns_ + s] != 0) f(s, d);
-      return;
-    }
-    const bool longest = order_ == LayerOptions::Order::longest_first;
-    for (std::size_t k = 0; k < lengths_.size(); ++k) {
-      const auto len = static_cast<std::uint8_t>(lengths_[longest ? lengths_.size() - 1 - k : k]);
-      for (std::size_t d = 0; d < dests_.size(); ++d)
-        for_each_byte_equal(length_.data() + d * ns_, ns_, len, [&](std::size_t s) { f(s, d); });
-    }
-  }
-
-  // Calls f(i) for each i < n with bytes[i] == value, eight bytes at a time:
-  // testing byte by byte mispredicts on about every other path.
-  template <typename F>
-  static void for_each_byte_equal(const std::uint8_t* bytes, std::size_t n, std::uint8_t value,
-                                  F&& f) {
-    constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
-    const std::uint64_t pattern = 0x0101010101010101ULL * value;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes + i, 8);
-      const std::uint64_t x = word ^ pattern;  // zero bytes where equal
-      std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);
-      while (zero != 0) {  // little-endian: the lowest set bit is the first byte
-        f(i + static_cast<std::size_t>(__builtin_ctzll(zero)) / 8);
-        zero &= zero - 1;
-      }
-    }
-    for (; i < n; ++i)
-      if (bytes[i] == value) f(i);
   }
 
   // First fit: the lowest layer whose graph stays acyclic. Returns the
@@ -188,7 +145,7 @@ class LayerPlanner {
     layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
     std::size_t last_d = dests_.size();
-    for_each_path([&](std::size_t s, std::size_t d) {
+    paths_.for_each(order_, [&](std::size_t s, std::size_t d) {
       if (capped) return;
       if (d != last_d) {  // forget what was known about the last destination
         last_d = d;
@@ -201,7 +158,7 @@ class LayerPlanner {
       Walk walk = cached_dependencies(s, d);
       if (walk == Walk::rest_in_layer0) {
         if (layers_[0]->holds(deps_)) {
-          layer_of_[d * ns_ + s] = 0;
+          paths_.layer[d * ns_ + s] = 0;
           mark_in_layer0();
           return;
         }
@@ -220,7 +177,7 @@ class LayerPlanner {
           layers_.push_back(std::make_unique<LayerGraph>(g_));
         }
         if (layers_[l]->add(deps_)) {
-          layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(l);
+          paths_.layer[d * ns_ + s] = static_cast<std::uint8_t>(l);
           if (l == 0) mark_in_layer0();
           break;
         }
@@ -350,95 +307,6 @@ class LayerPlanner {
     result.order = order_;
   }
 
-  // Every first-fit layer i becomes a group: layer i plus some of the spare
-  // layers, given one by one to the group with the most routes per layer.
-  // Routes move only within their group, and any subset of an acyclic layer
-  // is acyclic, so no move needs a cycle search. Within a group, routes move
-  // out of layers over the group's equal share into its emptiest layer
-  // (ties: lowest).
-  void balance(unsigned n, unsigned k) {
-    std::vector<unsigned> group(n), members(k, 1);
-    for (unsigned l = 0; l < n; ++l) {
-      if (l < k) {
-        group[l] = l;
-        continue;
-      }
-      unsigned best = 0;
-      for (unsigned i = 1; i < k; ++i)
-        if (load_[i] * members[best] > load_[best] * members[i]) best = i;
-      group[l] = best;
-      ++members[best];
-    }
-    std::vector<std::size_t> target(k);
-    for (unsigned i = 0; i < k; ++i) target[i] = (load_[i] + members[i] - 1) / members[i];
-    std::vector<std::vector<unsigned>> layers_of_group(k);
-    for (unsigned l = 0; l < n; ++l) layers_of_group[group[l]].push_back(l);
-    for_each_path([&](std::size_t s, std::size_t d) {
-      std::uint8_t& layer = layer_of_[d * ns_ + s];
-      const unsigned from = layer;
-      const std::size_t share = target[group[from]];
-      if (load_[from] <= share) return;
-      // The emptiest layer of the group that stays within the share (ties:
-      // lowest), scanned without a data-dependent branch per layer.
-      unsigned to = n;
-      std::size_t emptiest = SIZE_MAX;
-      for (const unsigned l : layers_of_group[group[from]]) {
-        const bool fits = l != from && load_[l] + weight_[s] <= share;
-        const std::size_t load = fits ? load_[l] : SIZE_MAX;
-        to = load < emptiest ? l : to;
-        emptiest = load < emptiest ? load : emptiest;
-      }
-      if (to == n) return;
-      layer = static_cast<std::uint8_t>(to);
-      load_[from] -= weight_[s];
-      load_[to] += weight_[s];
-    });
-  }
-
-  // Routes without switch-to-switch dependencies fit in any layer.
-  void place_free_routes(unsigned n) {
-    for (std::size_t d = 0; d < dests_.size(); ++d)
-      for (std::size_t s = 0; s < ns_; ++s) {
-        if (length_[d * ns_ + s] != 0) continue;
-        unsigned to = 0;
-        if (options_.balance)
-          for (unsigned l = 1; l < n; ++l)
-            if (load_[l] < load_[to]) to = l;
-        layer_of_[d * ns_ + s] = static_cast<std::uint8_t>(to);
-        load_[to] += weight_[s];
-      }
-  }
-
-  // When one layer holds every route, any layer does for any route: the
-  // k-th destination of the s-th source switch goes to layer (k + s) mod n,
-  // written row by row. Every source's routes and every destination's
-  // routes are spread evenly over the layers (so the routes on any link
-  // share its VLs), without the balancing's pass over the paths.
-  void spread_table(unsigned n, LayerTable& table) {
-    for (std::size_t s = 0; s < ns_; ++s) {
-      const NodeId node = sources_[s].node;
-      unsigned layer = static_cast<unsigned>(s % n);
-      const std::size_t whole = dests_.size() / n, rest = dests_.size() % n;
-      for (unsigned l = 0; l < n; ++l)  // layers layer .. layer + rest - 1 get one more
-        load_[l] += weight_[s] * (whole + ((l + n - layer) % n < rest ? 1 : 0));
-      for (const Lid dlid : dests_) {
-        table.set(node, dlid, static_cast<std::uint8_t>(layer));
-        if (++layer == n) layer = 0;
-      }
-    }
-  }
-
-  // Into the table's switch-major rows, 64 switches at a time (each cache
-  // line of layer_of_ read once).
-  void write_table(LayerTable& table) const {
-    for (std::size_t s0 = 0; s0 < ns_; s0 += 64) {
-      const std::size_t s1 = std::min(ns_, s0 + 64);
-      for (std::size_t d = 0; d < dests_.size(); ++d)
-        for (std::size_t s = s0; s < s1; ++s)
-          table.set(sources_[s].node, dests_[d], layer_of_[d * ns_ + s]);
-    }
-  }
-
   // Timed from the start: building the slots and the tracer is part of it.
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   const LayerOptions& options_;
@@ -461,17 +329,13 @@ class LayerPlanner {
   // last hops, so most steps need no LFT lookup.
   std::vector<std::uint32_t> stepped_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
   std::vector<std::uint32_t> next_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
-  std::vector<std::uint32_t> walked_;   // rows of the last cached_dependencies
-  std::vector<std::size_t> weight_;     // routes per path of a source switch
-  std::vector<std::uint8_t> length_;    // dependencies per path, capped at 255
-  std::vector<unsigned> lengths_;       // the lengths that occur, ascending
-  std::vector<std::uint8_t> layer_of_;  // layer per path; into the table at the end
-  std::vector<std::uint8_t> columns_;   // first fit: the LFT by destination (transpose_lfts)
+  std::vector<std::uint32_t> walked_;  // rows of the last cached_dependencies
+  PathTable paths_;
+  std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;
-  std::vector<std::size_t> load_;  // routes per layer
-  std::vector<Hop> hops_;          // scratch of route_dependencies
+  std::vector<Hop> hops_;  // scratch of route_dependencies
   std::vector<Dependency> deps_;
 };
 

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// The paths of a layer assignment, one per (source switch, destination
+// LID), stored destination-major (d * sources + s), the order every pass
+// visits: each path's switch-to-switch dependency count and layer, the
+// routes a path of each source switch stands for, and the placement orders.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "layer_assignment.h"
+
+namespace psssp::deadlock {
+
+// Calls f(i) for each i < n with bytes[i] == value, eight bytes at a time:
+// testing byte by byte mispredicts on about every other path.
+template <typename F>
+void for_each_byte_equal(const std::uint8_t* bytes, std::size_t n, std::uint8_t value, F&& f) {
+  constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+  const std::uint64_t pattern = 0x0101010101010101ULL * value;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes + i, 8);
+    const std::uint64_t x = word ^ pattern;  // zero bytes where equal
+    std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);
+    while (zero != 0) {  // little-endian: the lowest set bit is the first byte
+      f(i + static_cast<std::size_t>(__builtin_ctzll(zero)) / 8);
+      zero &= zero - 1;
+    }
+  }
+  for (; i < n; ++i)
+    if (bytes[i] == value) f(i);
+}
+
+struct PathTable {
+  PathTable(std::size_t source_count, std::size_t dest_count)
+      : sources(source_count),
+        dests(dest_count),
+        weight(source_count, 0),
+        length(source_count * dest_count, 0),
+        layer(length.size(), 0) {}
+
+  std::size_t index(std::size_t s, std::size_t d) const { return d * sources + s; }
+
+  // Calls f(s, d) for every path with dependencies, in the placement order:
+  // lid: destinations ascending, then sources; longest_first /
+  // shortest_first: by dependency count, then the same.
+  template <typename F>
+  void for_each(LayerOptions::Order order, F&& f) const {
+    if (order == LayerOptions::Order::lid) {
+      for (std::size_t d = 0; d < dests; ++d)
+        for (std::size_t s = 0; s < sources; ++s)
+          if (length[index(s, d)] != 0) f(s, d);
+      return;
+    }
+    const bool longest = order == LayerOptions::Order::longest_first;
+    for (std::size_t k = 0; k < lengths.size(); ++k) {
+      const auto len = static_cast<std::uint8_t>(lengths[longest ? lengths.size() - 1 - k : k]);
+      for (std::size_t d = 0; d < dests; ++d)
+        for_each_byte_equal(length.data() + d * sources, sources, len,
+                            [&](std::size_t s) { f(s, d); });
+    }
+  }
+
+  std::size_t sources, dests;
+  std::vector<std::size_t> weight;   // per source switch: routes per path
+  std::vector<std::uint8_t> length;  // per path: dependencies, capped at 255
+  std::vector<unsigned> lengths;     // the lengths that occur, ascending
+  std::vector<std::uint8_t> layer;   // per path
+};
+
+}  // namespace psssp::deadlock
