@@ -20,9 +20,7 @@ EbbScorer::EbbScorer(const RouteTracer& tracer, const std::vector<Host>& hosts)
   const Fabric& f = tracer.fabric();
   starts_.reserve(hosts.size());
   for (const Host& h : hosts) starts_.push_back(tracer.start(h.port));
-  capacity_.resize(f.channel_count());
-  for (ChannelId c = 0; c < capacity_.size(); ++c)
-    capacity_[c] = f.port(f.channel_port(c)).rate.gbps();
+  capacity_ = channel_gbps(f);
 
   uniform_ = true;
   bool first = true;

@@ -43,12 +43,6 @@ void interleave(std::vector<Destination>& group, std::uint32_t vertex_count) {
   }
 }
 
-// The Gb/s of the cable at `ref`: the slower end's, where they disagree.
-double cable_gbps(const Fabric& fabric, PortRef ref) {
-  const Port& p = fabric.port(ref);
-  return std::min(p.rate.gbps(), fabric.port(p.remote).rate.gbps());
-}
-
 // The index of `gbps` in `rates`, appended if new.
 std::uint8_t rate_class(std::vector<double>& rates, double gbps) {
   const auto at = std::find(rates.begin(), rates.end(), gbps);
@@ -75,7 +69,7 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
     problem.source_ports.push_back(ref);
     problem.source_vertex.push_back(v);
     ++problem.sources_at[v];
-    problem.source_rates.push_back(cable_gbps(fabric, ref));
+    problem.source_rates.push_back(fabric.port(ref).rate.gbps());  // one rate per cable
   }
   // Rates are a handful of discrete values; a switch LID's class is the
   // fastest switch cable's.
@@ -114,7 +108,7 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
       if (attached_switch(fabric, graph, owner, d.vertex, sw_port)) {
         d.final_port = sw_port;
         if (problem.demand_rates.size() < 255)
-          d.demand_class = rate_class(problem.demand_rates, cable_gbps(fabric, owner));
+          d.demand_class = rate_class(problem.demand_rates, fabric.port(owner).rate.gbps());
       } else {
         d.vertex = kNoVertexId;
         if (lid == fabric.port(owner).lid)

@@ -77,9 +77,8 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
   PathCache cache(tracer, hosts);
   std::vector<double> gbps, host_gbps, injection;  // by_capacity only
   if (by_capacity) {
-    gbps.resize(f.channel_count());
-    for (ChannelId c = 0; c < gbps.size(); ++c) gbps[c] = f.port(f.channel_port(c)).rate.gbps();
-    for (const PortRef h : hosts) host_gbps.push_back(f.port(h).rate.gbps());
+    gbps = channel_gbps(f);
+    for (const PortRef h : hosts) host_gbps.push_back(gbps[f.channel(h)]);
   }
   std::vector<std::uint32_t> load(f.channel_count(), 0);
   const std::size_t flows = both_ways ? 2 * (hosts.size() / 2) : hosts.size() / 2;
@@ -99,13 +98,11 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
                     });
     // The cache may have grown while the pairs were traced: take its channels now.
     const FlowPaths paths{cache.channels(), begin.data(), end.data(), begin.size()};
-    if (!by_capacity) {
-      total += mean_share(paths, flows, load.data());
-      continue;
-    }
     add_channel_loads(paths, load.data());
-    total += sum_of_capacity_shares(paths, load.data(), gbps.data(), injection.data()) /
-             static_cast<double>(flows);
+    const double sum =
+        by_capacity ? sum_of_capacity_shares(paths, load.data(), gbps.data(), injection.data())
+                    : sum_of_shares(paths, load.data());
+    total += sum / static_cast<double>(flows);
     clear_channel_loads(paths, load.data());
   }
   return total / runs;

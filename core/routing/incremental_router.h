@@ -58,7 +58,7 @@ class IncrementalRouter {
 
   // False (with `reason`) when the fabric needs a full routing.
   bool run(RoutingResult& result, std::string& reason);
-  bool weighs_capacity() const { return uses_capacity(graph_, options_); }
+  bool weighs_capacity() const { return loads_.weighs_capacity(); }
 
  private:
   static constexpr Vertex kNone = 0xFFFFFFFFu;

@@ -54,7 +54,6 @@ LinkLoads::LinkLoads(const RoutingGraph& graph, const RoutingOptions& options,
 void LinkLoads::add_totals(const std::vector<double>& routes, const std::vector<double>& dests) {
   for (EdgeId e = 0; e < routes_.size(); ++e) {
     routes_[e] += routes[e];
-    if (by_demand_) demand_[e] += routes[e];  // moved between cables of one rate: same demand
     dests_[e] += dests[e];
     refresh(e);
   }
@@ -68,8 +67,7 @@ double LinkLoads::apply_tree(const SearchTree& tree, const Destination& d,
   sub_[tree.order[0]] = root_sources;
   for (std::size_t i = 1; i < n; ++i) sub_[tree.order[i]] = sources_at[tree.order[i]];
   if (by_demand_) {
-    const double* own = source_demand_.data() +
-                        static_cast<std::size_t>(d.demand_class % classes_) * graph_.vertex_count;
+    const double* own = source_demand_.data() + class_of(d) * graph_.vertex_count;
     sub_demand_[tree.order[0]] = 0.0;  // the root's own sources use no switch link
     for (std::size_t i = 1; i < n; ++i) sub_demand_[tree.order[i]] = own[tree.order[i]];
   }

@@ -29,9 +29,11 @@ class LinkLoads {
   LinkLoads(const RoutingGraph& graph, const RoutingOptions& options,
             const RoutingProblem& problem);
 
+  // Whether loads are weighed by capacity (uses_capacity at construction).
+  bool weighs_capacity() const { return by_demand_; }
   // The weights a search toward `d` uses (per its demand class).
   const double* weights(const Destination& d) const {
-    return weight_.data() + static_cast<std::size_t>(d.demand_class % classes_) * edges_;
+    return weight_.data() + class_of(d) * edges_;
   }
   // Route counts (not demand-weighted): the load reported and the
   // incremental router's own bookkeeping.
@@ -48,8 +50,10 @@ class LinkLoads {
   double apply_tree(const SearchTree& tree, const Destination& d, const std::uint32_t* sources_at,
                     std::uint32_t root_sources, double sign);
 
-  // Adds routes and destination counts per edge summed elsewhere (several
-  // threads' trees at once).
+  // Adds routes and destination counts per edge summed elsewhere (the
+  // parallel-cable alignment, a routing's last step). The demand of capacity
+  // weights is not known from route counts and is left as it was: no search
+  // may follow.
   void add_totals(const std::vector<double>& routes, const std::vector<double>& dests);
 
   // The state of another LinkLoads of the same graph and options.
@@ -68,6 +72,7 @@ class LinkLoads {
   void clear_penalties();
 
  private:
+  std::size_t class_of(const Destination& d) const { return by_demand_ ? d.demand_class : 0; }
   void refresh(EdgeId e) {
     const double load =
         (by_demand_ ? demand_[e] : routes_[e]) + dest_weight_ * dests_[e] + penalty_[e];

@@ -52,7 +52,7 @@ class Router {
 
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
-  bool weighs_capacity() const { return uses_capacity(graph_, options_); }
+  bool weighs_capacity() const { return loads_.weighs_capacity(); }
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.

@@ -22,6 +22,13 @@ double sum_of_shares(const FlowPaths& paths, const std::uint32_t* load) {
   return sum;
 }
 
+std::vector<double> channel_gbps(const Fabric& fabric) {
+  std::vector<double> gbps(fabric.channel_count());
+  for (ChannelId c = 0; c < gbps.size(); ++c)
+    gbps[c] = fabric.port(fabric.channel_port(c)).rate.gbps();
+  return gbps;
+}
+
 double sum_of_capacity_shares(const FlowPaths& paths, const std::uint32_t* load, const double* gbps,
                               const double* injection) {
   double sum = 0.0;
@@ -34,13 +41,6 @@ double sum_of_capacity_shares(const FlowPaths& paths, const std::uint32_t* load,
     sum += share / injection[i];
   }
   return sum;
-}
-
-double mean_share(const FlowPaths& paths, std::size_t flow_count, std::uint32_t* load) {
-  add_channel_loads(paths, load);
-  const double sum = sum_of_shares(paths, load);
-  clear_channel_loads(paths, load);
-  return sum / static_cast<double>(flow_count);
 }
 
 }  // namespace psssp

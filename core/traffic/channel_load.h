@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// The plain eBB kernel shared by the router's estimate and the simulator's
+// The eBB kernels shared by the router's estimate and the simulator's
 // scorer: count the flows on every directed channel, give each flow
-// 1 / (largest count on its path), average over the flows.
+// 1 / (largest count on its path), or with capacities its smallest Gb/s per
+// flow relative to its injection, and sum over the flows.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "fabric/fabric.h"
 
@@ -40,16 +42,15 @@ void clear_channel_loads(const FlowPaths& paths, std::uint32_t* load);
 // this one order.
 double sum_of_shares(const FlowPaths& paths, const std::uint32_t* load);
 
+// Per directed channel, the Gb/s of the port that sends on it (the
+// capacities of sum_of_capacity_shares).
+std::vector<double> channel_gbps(const Fabric& fabric);
+
 // The capacity-aware sum (the scorer's cap-eBB): a flow's share on a
 // channel is gbps[c] / load there; it takes its path's smallest, divided by
 // injection[i] (its source cable's Gb/s) and capped at 1; an empty path
 // counts 1.
 double sum_of_capacity_shares(const FlowPaths& paths, const std::uint32_t* load, const double* gbps,
                               const double* injection);
-
-// One run: counts, sums the shares and clears `load` again (all zero on
-// entry); divides by `flow_count`, which may include flows without a path
-// (they get 0).
-double mean_share(const FlowPaths& paths, std::size_t flow_count, std::uint32_t* load);
 
 }  // namespace psssp

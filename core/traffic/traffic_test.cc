@@ -156,13 +156,16 @@ TEST(Bisection, DrawsAreEachRunsShuffle) {
   EXPECT_FALSE(std::equal(draws.run(0), draws.run(0) + 11, draws.run(1)));
 }
 
-TEST(ChannelLoad, MeanOfOneOverTheWorstLoadThenClean) {
-  // Flows 0 and 1 share channel 2; flow 2 is alone; a fourth flow has no path.
+TEST(ChannelLoad, SharesAreOneOverTheWorstLoadThenClean) {
+  // Flows 0 and 1 share channel 2; flow 2 is alone.
   const std::vector<ChannelId> channels = {1, 2, 2, 3, 4, 5};
   const std::vector<std::uint32_t> begin = {0, 2, 4}, end = {2, 4, 6};
   std::vector<std::uint32_t> load(6, 0);
   const FlowPaths paths{channels.data(), begin.data(), end.data(), 3};
-  EXPECT_DOUBLE_EQ(mean_share(paths, 4, load.data()), (0.5 + 0.5 + 1.0) / 4);
+  add_channel_loads(paths, load.data());
+  EXPECT_EQ(load, (std::vector<std::uint32_t>{0, 1, 2, 1, 1, 1}));
+  EXPECT_DOUBLE_EQ(sum_of_shares(paths, load.data()), 0.5 + 0.5 + 1.0);
+  clear_channel_loads(paths, load.data());
   EXPECT_EQ(load, std::vector<std::uint32_t>(6, 0));
 }
 
