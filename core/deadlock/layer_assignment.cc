@@ -151,7 +151,6 @@ class LayerPlanner {
         last_d = d;
         if (++token_ == 0) {
           std::fill(in_layer0_.begin(), in_layer0_.end(), 0u);
-          std::fill(stepped_.begin(), stepped_.end(), 0u);
           token_ = 1;
         }
       }
@@ -223,25 +222,14 @@ class LayerPlanner {
         }
         return Walk::rest_in_layer0;
       }
-      PortNum p;
-      ChannelId channel;
-      std::uint32_t next;
-      if (stepped_[row] == token_) {  // walked before toward this destination
-        p = out_port_[row];
-        channel = out_[row];
-        next = next_[row];
-      } else {
-        p = column[row];
-        channel = 0;
-        next = tracer_.step_port(row, p, want, channel);
-        if (next == RouteTracer::kFailed) return Walk::failed;
-        out_port_[row] = p;
-        out_[row] = channel;
-        out_to_switch_[row] = next != RouteTracer::kArrived;
-        next_[row] = next;
-        stepped_[row] = token_;
-      }
+      const PortNum p = column[row];
+      ChannelId channel = 0;
+      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+      if (next == RouteTracer::kFailed) return Walk::failed;
       walked_.push_back(row);
+      out_port_[row] = p;
+      out_[row] = channel;
+      out_to_switch_[row] = next != RouteTracer::kArrived;
       if (next == RouteTracer::kArrived) return Walk::complete;
       if (prev != kNoChannel) {
         const PortRef at = g_.slots.arrival(prev);
@@ -324,11 +312,6 @@ class LayerPlanner {
   std::vector<PortNum> out_port_ = std::vector<PortNum>(tracer_.switch_count(), 0);
   std::vector<ChannelId> out_ = std::vector<ChannelId>(tracer_.switch_count(), 0);
   std::vector<std::uint8_t> out_to_switch_ = std::vector<std::uint8_t>(tracer_.switch_count(), 0);
-  // token_ when the row's step toward the destination (out_port_, out_,
-  // out_to_switch_, next_) is known: routes of a destination share their
-  // last hops, so most steps need no LFT lookup.
-  std::vector<std::uint32_t> stepped_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
-  std::vector<std::uint32_t> next_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
   std::vector<std::uint32_t> walked_;  // rows of the last cached_dependencies
   PathTable paths_;
   std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
