@@ -43,10 +43,12 @@ void interleave(std::vector<Destination>& group, std::uint32_t vertex_count) {
   }
 }
 
-// The index of `gbps` in `rates`, appended if new.
+// The index of `gbps` in `rates`, appended if new; rates are a handful of
+// discrete values, and past 256 of them the first class stands in.
 std::uint8_t rate_class(std::vector<double>& rates, double gbps) {
   const auto at = std::find(rates.begin(), rates.end(), gbps);
   if (at != rates.end()) return static_cast<std::uint8_t>(at - rates.begin());
+  if (rates.size() > 255) return 0;
   rates.push_back(gbps);
   return static_cast<std::uint8_t>(rates.size() - 1);
 }
@@ -107,8 +109,7 @@ RoutingProblem make_problem(const Fabric& fabric, const RoutingGraph& graph,
       PortNum sw_port = 0;
       if (attached_switch(fabric, graph, owner, d.vertex, sw_port)) {
         d.final_port = sw_port;
-        if (problem.demand_rates.size() < 255)
-          d.demand_class = rate_class(problem.demand_rates, fabric.port(owner).rate.gbps());
+        d.demand_class = rate_class(problem.demand_rates, fabric.port(owner).rate.gbps());
       } else {
         d.vertex = kNoVertexId;
         if (lid == fabric.port(owner).lid)

@@ -35,11 +35,11 @@ LinkLoads::LinkLoads(const RoutingGraph& graph, const RoutingOptions& options,
   const bool mixed = *least != *most;
   for (EdgeId e = 0; e < graph.edge_count(); ++e) scale_[e] = top / graph.capacity[e];
   by_demand_ = true;
-  classes_ = std::max<std::size_t>(1, problem.demand_rates.size());
+  classes_ = problem.demand_rates.size();  // at least the switch LIDs' class
   class_route_.assign(classes_, 0.0);
   source_demand_.assign(classes_ * graph.vertex_count, 0.0);
   for (std::size_t c = 0; c < classes_; ++c) {
-    const double rate = c < problem.demand_rates.size() ? problem.demand_rates[c] : top;
+    const double rate = problem.demand_rates[c];
     class_route_[c] = mixed ? std::min(rate, top) / top : 0.0;
     for (std::size_t i = 0; i < problem.source_ports.size(); ++i)
       source_demand_[c * graph.vertex_count + problem.source_vertex[i]] +=
