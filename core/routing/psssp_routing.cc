@@ -16,8 +16,6 @@ using routing::Router;
 
 namespace {
 constexpr std::size_t kFastEstimateFlows = 100000;
-constexpr double kFastSwitchMargin = 0.005;  // relative
-constexpr double kFullSwitchMargin = 0.002;  // relative
 }  // namespace
 
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {

@@ -131,6 +131,13 @@ struct RoutingResult {
 // "Loose ties").
 constexpr double kLooseTieSlack = 0.4;
 
+// Order::automatic leaves the default candidate only for one whose estimate
+// is this much higher (relative): with full effort, where routings equal up
+// to renaming hosts differ on the estimate by up to 0.1%, and with fast
+// effort's fewer runs (psssp-route.md).
+constexpr double kFullSwitchMargin = 0.002;
+constexpr double kFastSwitchMargin = 0.005;
+
 // Throws FabricError if the fabric cannot be routed at all (no switches).
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options);
 
