@@ -20,6 +20,8 @@ namespace {
 
 // Layers tried before giving up counting how many would be needed.
 constexpr unsigned kSearchCap = 64;
+// Destinations whose LFT columns are read in one pass over the switches.
+constexpr std::size_t kColumnBlock = 64;
 
 // The switch-to-switch dependencies of the route from `source` to `dlid`.
 WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
@@ -68,8 +70,10 @@ class LayerPlanner {
     choose_first_fit(result);
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
     result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() + columns_.size() +
-                        g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
+                        onward_in_.size() + g_.slots.size() +
+                        layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
+    onward_in_ = {};
     layers_.clear();  // spreading needs no graphs
     std::vector<std::size_t> load;
     if (one_layer_ && options_.balance && n > 1) {
@@ -93,34 +97,43 @@ class LayerPlanner {
   // Dependencies per path (capped), so paths can be visited by length; also
   // the union of all dependencies: acyclic means one layer holds them all.
   void survey_paths() {
-    // Destinations are independent: each thread surveys a share of them into
-    // its own union and lengths seen; a loop found by several threads is
-    // reported for the lowest destination, as one thread would.
+    // Destinations are independent: each thread surveys blocks of them into
+    // its own union and lengths seen, reading the block's LFT columns (one
+    // cache miss per switch and block, not per route); a loop found by
+    // several threads is reported for the lowest destination, as one thread
+    // would.
     const auto threads = static_cast<unsigned>(std::max<std::size_t>(
         1, std::min<std::size_t>(parallel::effective_threads(options_.threads), dests_.size())));
     std::vector<std::vector<std::uint8_t>> in_union(threads);
     std::vector<std::vector<bool>> has_length(threads);
     std::vector<std::unique_ptr<PathSurvey>> surveys(threads);
-    parallel::parallel_for(dests_.size(), threads, [&](std::size_t d, unsigned w) {
+    std::vector<std::vector<std::uint8_t>> block(threads);  // kColumnBlock columns
+    const std::size_t rows = tracer_.switch_count();
+    const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
+    parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
       if (!surveys[w]) {
         surveys[w] = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_);
         in_union[w].assign(g_.slots.size(), 0);
         has_length[w].assign(256, false);
+        block[w].assign(kColumnBlock * rows, 0);
       }
       PathSurvey& survey = *surveys[w];
-      survey.begin(dests_[d]);
-      for (std::size_t s = 0; s < ns_; ++s) {
-        prefetch_first_hop(s + 4, d);
-        WalkEnd end = WalkEnd::delivered;
-        const std::size_t count = survey.count(sources_[s].node, in_union[w], end);
-        if (end == WalkEnd::loop)
-          throw LayerError("forwarding loop on the route from " +
-                               describe_node(g_.fabric, sources_[s].node) + " to LID " +
-                               std::to_string(dests_[d]) + ": no layering is deadlock-free",
-                           0, options_.max_layers);
-        const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-        paths_.length[d * ns_ + s] = len;
-        has_length[w][len] = true;
+      const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
+      load_columns(d0, d1, block[w].data());
+      for (std::size_t d = d0; d < d1; ++d) {
+        survey.begin(dests_[d], block[w].data() + (d - d0) * rows);
+        for (std::size_t s = 0; s < ns_; ++s) {
+          WalkEnd end = WalkEnd::delivered;
+          const std::size_t count = survey.count(sources_[s].node, in_union[w], end);
+          if (end == WalkEnd::loop)
+            throw LayerError("forwarding loop on the route from " +
+                                 describe_node(g_.fabric, sources_[s].node) + " to LID " +
+                                 std::to_string(dests_[d]) + ": no layering is deadlock-free",
+                             0, options_.max_layers);
+          const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+          paths_.length[d * ns_ + s] = len;
+          has_length[w][len] = true;
+        }
       }
     });
     std::vector<std::uint8_t> all(g_.slots.size(), 0);
@@ -141,32 +154,13 @@ class LayerPlanner {
   // layers needed, 0 when more than search_cap().
   unsigned first_fit() {
     if (columns_.empty()) transpose_lfts();
+    onward_in_.assign(columns_.size(), 0);
     layers_.clear();
     layers_.push_back(std::make_unique<LayerGraph>(g_));
     bool capped = false;
-    std::size_t last_d = dests_.size();
     paths_.for_each(order_, [&](std::size_t s, std::size_t d) {
       if (capped) return;
-      if (d != last_d) {  // forget what was known about the last destination
-        last_d = d;
-        if (++token_ == 0) {
-          std::fill(in_layer0_.begin(), in_layer0_.end(), 0u);
-          token_ = 1;
-        }
-      }
-      Walk walk = cached_dependencies(s, d);
-      if (walk == Walk::rest_in_layer0) {
-        if (layers_[0]->holds(deps_)) {
-          paths_.layer[d * ns_ + s] = 0;
-          mark_in_layer0();
-          return;
-        }
-        walk = cached_dependencies(s, d, /*stop_in_layer0=*/false);  // the whole route after all
-      }
-      if (walk == Walk::failed) {
-        route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
-        walked_.clear();
-      }
+      if (!begin_walk(s, d)) walk_the_slow_way(s, d);
       for (unsigned l = 0;; ++l) {
         if (l == layers_.size()) {
           if (l == search_cap()) {
@@ -175,9 +169,13 @@ class LayerPlanner {
           }
           layers_.push_back(std::make_unique<LayerGraph>(g_));
         }
-        if (layers_[l]->add(deps_)) {
+        const Reach reach = walk_on_until_in_layer(l);
+        if (reach == Reach::failed) walk_the_slow_way(s, d);
+        const bool added = layers_[l]->add(deps_);
+        if (reach == Reach::marked_switch) deps_.pop_back();
+        if (added) {
           paths_.layer[d * ns_ + s] = static_cast<std::uint8_t>(l);
-          if (l == 0) mark_in_layer0();
+          mark_onward_in(l);
           break;
         }
       }
@@ -185,87 +183,110 @@ class LayerPlanner {
     return capped ? 0 : static_cast<unsigned>(layers_.size());
   }
 
-  // The switches of the route just placed in layer 0: every dependency from
-  // each of them on toward the destination is in layer 0 now, and stays
-  // there (a layer only loses the edges of a route it refuses).
-  void mark_in_layer0() {
-    for (const std::uint32_t row : walked_) in_layer0_[row] = token_;
-  }
+  // A route's walk toward dests_[d], taken only as far as a layer try needs:
+  // deps_ holds the dependencies of the switches walked (walked_), row is
+  // the next switch, entered from channel prev.
+  struct RouteWalk {
+    std::size_t d = 0;
+    std::uint32_t row = 0, want = 0;
+    ChannelId prev = kNoChannel;
+    const std::uint8_t* column = nullptr;
+    std::size_t steps = 0;
+    bool done = false;  // every dependency is in deps_
+  };
 
-  enum class Walk { complete, rest_in_layer0, failed };
-  // The dependencies of the route from sources_[s] toward dests_[d] into
-  // deps_, straight from the LFT bytes and the tracer's port table (no hop
-  // list); walked_: the switches walked. With stop_in_layer0 the walk stops
-  // at a switch whose way onward an earlier route toward the same
-  // destination put in layer 0 (in_layer0_): deps_ then ends with the
-  // dependency where the route enters that switch (rest_in_layer0). Routes
-  // of a destination from neighbouring sources mostly merge after a hop or
-  // two, so most walks stop early; a route whose dependencies are all in
-  // layer 0 goes there unchanged (add() would return true and change
-  // nothing). failed: not delivered (route_dependencies then walks it; the
-  // survey has already refused loops).
-  Walk cached_dependencies(std::size_t s, std::size_t d, bool stop_in_layer0 = true) {
+  // Starts the walk of the route from sources_[s] to dests_[d] (nothing
+  // walked yet); false when the tracer has no row or no table for it.
+  bool begin_walk(std::size_t s, std::size_t d) {
     deps_.clear();
     walked_.clear();
-    const Lid dlid = dests_[d];
-    std::uint32_t row = rows_[s];
-    if (row == RouteTracer::kNoRow || dlid >= tracer_.lid_limit()) return Walk::failed;
-    const std::uint32_t want = tracer_.terminal_of_lid(dlid);
-    const std::uint8_t* column = columns_.data() + d * tracer_.switch_count();
-    ChannelId prev = kNoChannel;  // the channel into `row` from a switch
-    for (std::size_t hops = 0; hops <= max_hops_; ++hops) {
-      if (stop_in_layer0 && in_layer0_[row] == token_) {
-        if (prev != kNoChannel && out_to_switch_[row]) {
-          const PortRef at = g_.slots.arrival(prev);
-          deps_.push_back(
-              Dependency{g_.slots.slot(at.node, at.port, out_port_[row]), prev, out_[row]});
-        }
-        return Walk::rest_in_layer0;
-      }
-      const PortNum p = column[row];
+    walk_ = RouteWalk{};
+    walk_.d = d;
+    walk_.row = rows_[s];
+    if (walk_.row == RouteTracer::kNoRow || dests_[d] >= tracer_.lid_limit()) return false;
+    walk_.want = tracer_.terminal_of_lid(dests_[d]);
+    walk_.column = columns_.data() + d * tracer_.switch_count();
+    return true;
+  }
+
+  enum class Reach { end, marked_switch, failed };
+  // Walks on until the switch reached is one whose way onward toward the
+  // destination is all in layer l already (onward_in_), or to the end. The
+  // route then fits layer l exactly when deps_ does: add() skips the
+  // dependencies a layer holds. marked_switch: the dependency where the
+  // route enters that switch was appended (the caller takes it out again).
+  // failed: not delivered; only the first walk can meet this, since marked
+  // switches lie on delivered routes.
+  Reach walk_on_until_in_layer(unsigned l) {
+    RouteWalk& w = walk_;
+    const std::uint8_t bit = l < 8 ? static_cast<std::uint8_t>(1u << l) : 0;
+    const std::uint8_t* onward = onward_in_.data() + w.d * tracer_.switch_count();
+    while (!w.done) {
+      const PortNum p = w.column[w.row];
       ChannelId channel = 0;
-      const std::uint32_t next = tracer_.step_port(row, p, want, channel);
-      if (next == RouteTracer::kFailed) return Walk::failed;
-      walked_.push_back(row);
-      out_port_[row] = p;
-      out_[row] = channel;
-      out_to_switch_[row] = next != RouteTracer::kArrived;
-      if (next == RouteTracer::kArrived) return Walk::complete;
-      if (prev != kNoChannel) {
-        const PortRef at = g_.slots.arrival(prev);
-        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), prev, channel});
+      const std::uint32_t next = tracer_.step_port(w.row, p, w.want, channel);
+      if (next == RouteTracer::kFailed) return Reach::failed;
+      if (onward[w.row] & bit) {
+        if (w.prev == kNoChannel || next == RouteTracer::kArrived) return Reach::end;
+        const PortRef at = g_.slots.arrival(w.prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), w.prev, channel});
+        return Reach::marked_switch;
       }
-      if (!g_.slots.arrival(channel).valid()) return Walk::failed;
-      prev = channel;
-      row = next;
+      if (++w.steps > max_hops_) return Reach::failed;  // a loop
+      walked_.push_back(w.row);
+      if (w.prev != kNoChannel && next != RouteTracer::kArrived) {
+        const PortRef at = g_.slots.arrival(w.prev);
+        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), w.prev, channel});
+      }
+      if (next == RouteTracer::kArrived) {
+        w.done = true;
+        break;
+      }
+      if (!g_.slots.arrival(channel).valid()) return Reach::failed;
+      w.prev = channel;
+      w.row = next;
     }
-    return Walk::failed;  // a loop
+    return Reach::end;
+  }
+
+  // A route the tracer cannot follow to the end: all its dependencies as
+  // route_dependencies gives them, and no switch of it marked when placed.
+  void walk_the_slow_way(std::size_t s, std::size_t d) {
+    route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
+    walked_.clear();
+    walk_.done = true;
+  }
+
+  // The route just placed in layer l: every dependency from each switch
+  // walked on toward the destination is in layer l now, and stays there (a
+  // layer only loses the edges of a route it refuses).
+  void mark_onward_in(unsigned l) {
+    if (l >= 8) return;
+    const std::size_t base = walk_.d * tracer_.switch_count();
+    for (const std::uint32_t row : walked_)
+      onward_in_[base + row] |= static_cast<std::uint8_t>(1u << l);
   }
 
   // The LFT bytes destination by destination (columns_[d * switches + row]):
   // first fit visits a destination's routes one after another, each walking
   // rows of the switch-major LFT, one cache miss per hop; a destination's
-  // column is a few cache lines. Only first fit needs it (not one-layer
-  // fabrics): one more byte per path.
+  // column is a few cache lines. Only first fit needs all of them (not
+  // one-layer fabrics): one more byte per path.
   void transpose_lfts() {
     const std::size_t rows = tracer_.switch_count();
     columns_.assign(dests_.size() * rows, 0);
-    constexpr std::size_t kBlock = 64;  // destinations per pass over the rows
-    for (std::size_t d0 = 0; d0 < dests_.size(); d0 += kBlock) {
-      const std::size_t d1 = std::min(dests_.size(), d0 + kBlock);
-      for (std::uint32_t row = 0; row < rows; ++row)
-        for (std::size_t d = d0; d < d1; ++d)
-          if (dests_[d] < tracer_.lid_limit())
-            columns_[d * rows + row] = tracer_.lfts().at(row, dests_[d]);
-    }
+    for (std::size_t d0 = 0; d0 < dests_.size(); d0 += kColumnBlock)
+      load_columns(d0, std::min(dests_.size(), d0 + kColumnBlock), columns_.data() + d0 * rows);
   }
 
-  // Asks for the LFT byte of a route some routes ahead: the passes visit a
-  // destination's routes source by source, one LFT row each, so the first
-  // lookups of a route would otherwise wait on memory one after another.
-  void prefetch_first_hop(std::size_t s, std::size_t d) const {
-    if (s < ns_ && rows_[s] != RouteTracer::kNoRow && dests_[d] < tracer_.lid_limit())
-      tracer_.prefetch(rows_[s], dests_[d]);
+  // The columns of destinations d0..d1 (at most kColumnBlock) into out, one
+  // pass over the rows: neighbouring LIDs share a row's cache line.
+  void load_columns(std::size_t d0, std::size_t d1, std::uint8_t* out) const {
+    const std::size_t rows = tracer_.switch_count();
+    for (std::uint32_t row = 0; row < rows; ++row)
+      for (std::size_t d = d0; d < d1; ++d)
+        out[(d - d0) * rows + row] =
+            dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
   }
 
   // Layers a first fit may open before it gives up.
@@ -305,16 +326,13 @@ class LayerPlanner {
   const std::size_t ns_;
   const std::size_t max_hops_ = tracer_.switch_count();  // more hops than this: a loop
   std::vector<std::uint32_t> rows_;                      // tracer row per source switch
-  // Per switch row, for the destination being placed (token_): its way on
-  // and whether every dependency from it on is in layer 0 already.
-  std::uint32_t token_ = 0;
-  std::vector<std::uint32_t> in_layer0_ = std::vector<std::uint32_t>(tracer_.switch_count(), 0);
-  std::vector<PortNum> out_port_ = std::vector<PortNum>(tracer_.switch_count(), 0);
-  std::vector<ChannelId> out_ = std::vector<ChannelId>(tracer_.switch_count(), 0);
-  std::vector<std::uint8_t> out_to_switch_ = std::vector<std::uint8_t>(tracer_.switch_count(), 0);
-  std::vector<std::uint32_t> walked_;  // rows of the last cached_dependencies
+  std::vector<std::uint32_t> walked_;  // rows of the route being placed, as far as walked
+  RouteWalk walk_;
   PathTable paths_;
   std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
+  // First fit, per destination and switch row like columns_: bit l is set
+  // when the route's way onward from that switch is all in layer l (l < 8).
+  std::vector<std::uint8_t> onward_in_;
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;

@@ -93,11 +93,16 @@ class LayerGraph {
   bool add(const std::vector<Dependency>& deps) {
     // A dependency refused stays refused: the graph only grows, so
     // reachability never shrinks; skip the search.
-    for (const Dependency& d : deps)
-      if (!present_.test(d.slot) && refused_.test(d.slot)) return false;
-    added_.clear();
+    missing_.clear();
     for (const Dependency& d : deps) {
       if (present_.test(d.slot)) continue;
+      if (refused_.test(d.slot)) return false;
+      missing_.push_back(&d);
+    }
+    added_.clear();
+    for (const Dependency* m : missing_) {
+      const Dependency& d = *m;
+      if (present_.test(d.slot)) continue;  // twice in one route
       if (!order_.insert(d.from, d.to, succ())) {
         if (added_.empty()) refused_.set(d.slot);
         rollback();
@@ -133,9 +138,10 @@ class LayerGraph {
 
   const Geometry& g_;
   SlotBits present_;
-  SlotBits refused_;                      // adding the dependency closes a cycle
-  std::vector<std::uint64_t> out_ports_;  // per channel, when g_.narrow
-  std::vector<const Dependency*> added_;  // by the add() under way
+  SlotBits refused_;                        // adding the dependency closes a cycle
+  std::vector<std::uint64_t> out_ports_;    // per channel, when g_.narrow
+  std::vector<const Dependency*> missing_;  // not in the graph when the add() under way began
+  std::vector<const Dependency*> added_;    // by the add() under way
   OnlineTopologicalOrder order_;
 };
 

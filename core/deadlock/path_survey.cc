@@ -13,8 +13,9 @@ PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
       out_(tracer.switch_count(), 0),
       out_switch_(tracer.switch_count(), 0) {}
 
-void PathSurvey::begin(Lid dlid) {
+void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
   dlid_ = dlid;
+  column_ = column;
   want_ = dlid < tracer_.lid_limit() ? tracer_.terminal_of_lid(dlid) : 0;
   if (++stamp_ == 0) {  // wrapped: forget all
     std::fill(known_.begin(), known_.end(), 0u);
@@ -47,7 +48,7 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
       break;
     }
     if (path_.size() > limit) return walk(source, marked, end);  // a loop
-    const PortNum p = tracer_.lfts().at(row, dlid_);
+    const PortNum p = column_[row];
     ChannelId channel = 0;
     const std::uint32_t next = tracer_.step_port(row, p, want_, channel);
     if (next == RouteTracer::kFailed) return walk(source, marked, end);

@@ -8,7 +8,7 @@
 // routes that do not end in delivery are walked that way.
 //
 //   PathSurvey survey(fabric, slots, tracer);
-//   survey.begin(dlid);
+//   survey.begin(dlid, column);  // column[row] = LFT entry of row for dlid
 //   for (NodeId s : sources) n = survey.count(s, marked, end);
 #pragma once
 
@@ -26,7 +26,10 @@ class PathSurvey {
   PathSurvey(const Fabric& fabric, const DependencySlots& slots, const RouteTracer& tracer);
 
   // Starts the routes toward `dlid`; forgets what was known about the last.
-  void begin(Lid dlid);
+  // column[row]: the LFT entry for dlid of the tracer's switch row (the
+  // caller's copy, laid out by destination so that a route's walk reads few
+  // cache lines); must outlive the counts.
+  void begin(Lid dlid, const std::uint8_t* column);
   // The number of dependencies of the route from switch `source` toward the
   // current destination; sets marked[slot] = 1 for each (those of a known
   // suffix were marked when it was first met). `end` as walk_route says.
@@ -44,6 +47,7 @@ class PathSurvey {
   const DependencySlots& slots_;
   const RouteTracer& tracer_;
   Lid dlid_ = 0;
+  const std::uint8_t* column_ = nullptr;
   std::uint32_t want_ = 0;
   std::uint32_t stamp_ = 0;               // per destination
   std::vector<std::uint32_t> known_;      // stamp_ when the row's way onward is known

@@ -23,6 +23,16 @@ std::size_t walked(const DependencySlots& slots, const RouteTracer& tracer, Node
   return n;
 }
 
+// The LFT entries of every switch row for dlid, as the layer assignment
+// hands them to the survey.
+std::vector<std::uint8_t> column_of(const RouteTracer& tracer, Lid dlid) {
+  std::vector<std::uint8_t> column(tracer.switch_count(), 0);
+  if (dlid < tracer.lid_limit())
+    for (std::uint32_t row = 0; row < column.size(); ++row)
+      column[row] = tracer.lfts().at(row, dlid);
+  return column;
+}
+
 // Every switch as a source, every LID (and one past the tables) as a
 // destination: counts, ends and marked slots agree.
 std::size_t expect_same_as_walks(const Fabric& f, const ForwardingTables& lfts) {
@@ -32,7 +42,8 @@ std::size_t expect_same_as_walks(const Fabric& f, const ForwardingTables& lfts) 
   std::vector<std::uint8_t> by_survey(slots.size(), 0), by_walk(slots.size(), 0);
   std::size_t deps = 0;
   for (unsigned dlid = 1; dlid <= f.max_lid() + 1u; ++dlid) {
-    survey.begin(static_cast<Lid>(dlid));
+    const std::vector<std::uint8_t> column = column_of(tracer, static_cast<Lid>(dlid));
+    survey.begin(static_cast<Lid>(dlid), column.data());
     for (NodeId sw : f.switches()) {
       WalkEnd a = WalkEnd::delivered, b = WalkEnd::delivered;
       const std::size_t n = survey.count(sw, by_survey, a);
@@ -71,10 +82,12 @@ TEST(PathSurvey, EqualsWalksOnLoopsBlackHolesAndDeadPorts) {
   PathSurvey survey(f, slots, tracer);
   std::vector<std::uint8_t> marked(slots.size(), 0);
   WalkEnd end = WalkEnd::delivered;
-  survey.begin(far);
+  const std::vector<std::uint8_t> far_column = column_of(tracer, far);
+  const std::vector<std::uint8_t> near_column = column_of(tracer, near);
+  survey.begin(far, far_column.data());
   survey.count(*f.find_by_name("sw-0"), marked, end);
   EXPECT_EQ(end, WalkEnd::loop);
-  survey.begin(near);
+  survey.begin(near, near_column.data());
   survey.count(*f.find_by_name("sw-2"), marked, end);
   EXPECT_EQ(end, WalkEnd::unrouted);
   survey.count(*f.find_by_name("sw-3"), marked, end);
