@@ -62,6 +62,10 @@ const std::vector<Case>& cases() {
        [] {
          return build(topo::grid({8, 8, 8}, true, 4));
        }},
+      {"torus-32x32-h2",
+       [] {
+         return build(topo::grid({32, 32}, true, 2));
+       }},
       {"mesh-16x16-h4",
        [] {
          return build(topo::grid({16, 16}, false, 4));
