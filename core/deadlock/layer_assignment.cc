@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "acyclic_slots.h"
+#include "first_fit.h"
 #include "layer_graph.h"
 #include "layer_spread.h"
 #include "parallel/run_workers.h"
@@ -22,21 +23,6 @@ namespace {
 constexpr unsigned kSearchCap = 64;
 // Destinations whose LFT columns are read in one pass over the switches.
 constexpr std::size_t kColumnBlock = 64;
-
-// The switch-to-switch dependencies of the route from `source` to `dlid`.
-WalkEnd route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
-                           std::vector<Hop>& hops, std::vector<Dependency>& deps) {
-  const WalkEnd end = walk_route(tracer, source, dlid, hops, g.port_of_channel);
-  deps.clear();
-  for (std::size_t i = 1; i < hops.size(); ++i) {
-    const Hop& h = hops[i];
-    if (!h.to_switch || !hops[i - 1].to_switch) continue;
-    deps.push_back(Dependency{g.slots.slot(h.sw, h.in_port, h.out_port),
-                              g.slots.switch_channel_into(h.sw, h.in_port),
-                              g.fabric.channel(PortRef{h.sw, h.out_port})});
-  }
-  return end;
-}
 
 std::string layers_message(unsigned needed, unsigned cap, unsigned available) {
   return (needed == 0 ? "needs more than " + std::to_string(cap)
@@ -70,10 +56,8 @@ class LayerPlanner {
     choose_first_fit(result);
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
     result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() + columns_.size() +
-                        onward_in_.size() + g_.slots.size() +
-                        layers_.size() * LayerGraph::bytes(g_);
+                        mark_bytes_ + g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
-    onward_in_ = {};
     layers_.clear();  // spreading needs no graphs
     std::vector<std::size_t> load;
     if (one_layer_ && options_.balance && n > 1) {
@@ -150,121 +134,16 @@ class LayerPlanner {
         }
   }
 
-  // First fit: the lowest layer whose graph stays acyclic. Returns the
-  // layers needed, 0 when more than search_cap().
+  // First fit (first_fit.h) in order_: the layers needed, 0 when more than
+  // search_cap().
   unsigned first_fit() {
     if (columns_.empty()) transpose_lfts();
-    onward_in_.assign(columns_.size(), 0);
-    layers_.clear();
-    layers_.push_back(std::make_unique<LayerGraph>(g_));
-    bool capped = false;
-    paths_.for_each(order_, [&](std::size_t s, std::size_t d) {
-      if (capped) return;
-      if (!begin_walk(s, d)) walk_the_slow_way(s, d);
-      for (unsigned l = 0;; ++l) {
-        if (l == layers_.size()) {
-          if (l == search_cap()) {
-            capped = true;
-            return;
-          }
-          layers_.push_back(std::make_unique<LayerGraph>(g_));
-        }
-        const Reach reach = walk_on_until_in_layer(l);
-        if (reach == Reach::failed) walk_the_slow_way(s, d);
-        const bool added = layers_[l]->add(deps_);
-        if (reach == Reach::marked_switch) deps_.pop_back();
-        if (added) {
-          paths_.layer[d * ns_ + s] = static_cast<std::uint8_t>(l);
-          mark_onward_in(l);
-          break;
-        }
-      }
-    });
-    return capped ? 0 : static_cast<unsigned>(layers_.size());
-  }
-
-  // A route's walk toward dests_[d], taken only as far as a layer try needs:
-  // deps_ holds the dependencies of the switches walked (walked_), row is
-  // the next switch, entered from channel prev.
-  struct RouteWalk {
-    std::size_t d = 0;
-    std::uint32_t row = 0, want = 0;
-    ChannelId prev = kNoChannel;
-    const std::uint8_t* column = nullptr;
-    std::size_t steps = 0;
-    bool done = false;  // every dependency is in deps_
-  };
-
-  // Starts the walk of the route from sources_[s] to dests_[d] (nothing
-  // walked yet); false when the tracer has no row or no table for it.
-  bool begin_walk(std::size_t s, std::size_t d) {
-    deps_.clear();
-    walked_.clear();
-    walk_ = RouteWalk{};
-    walk_.d = d;
-    walk_.row = rows_[s];
-    if (walk_.row == RouteTracer::kNoRow || dests_[d] >= tracer_.lid_limit()) return false;
-    walk_.want = tracer_.terminal_of_lid(dests_[d]);
-    walk_.column = columns_.data() + d * tracer_.switch_count();
-    return true;
-  }
-
-  enum class Reach { end, marked_switch, failed };
-  // Walks on until the switch reached is one whose way onward toward the
-  // destination is all in layer l already (onward_in_), or to the end. The
-  // route then fits layer l exactly when deps_ does: add() skips the
-  // dependencies a layer holds. marked_switch: the dependency where the
-  // route enters that switch was appended (the caller takes it out again).
-  // failed: not delivered; only the first walk can meet this, since marked
-  // switches lie on delivered routes.
-  Reach walk_on_until_in_layer(unsigned l) {
-    RouteWalk& w = walk_;
-    const std::uint8_t bit = l < 8 ? static_cast<std::uint8_t>(1u << l) : 0;
-    const std::uint8_t* onward = onward_in_.data() + w.d * tracer_.switch_count();
-    while (!w.done) {
-      const PortNum p = w.column[w.row];
-      ChannelId channel = 0;
-      const std::uint32_t next = tracer_.step_port(w.row, p, w.want, channel);
-      if (next == RouteTracer::kFailed) return Reach::failed;
-      if (onward[w.row] & bit) {
-        if (w.prev == kNoChannel || next == RouteTracer::kArrived) return Reach::end;
-        const PortRef at = g_.slots.arrival(w.prev);
-        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), w.prev, channel});
-        return Reach::marked_switch;
-      }
-      if (++w.steps > max_hops_) return Reach::failed;  // a loop
-      walked_.push_back(w.row);
-      if (w.prev != kNoChannel && next != RouteTracer::kArrived) {
-        const PortRef at = g_.slots.arrival(w.prev);
-        deps_.push_back(Dependency{g_.slots.slot(at.node, at.port, p), w.prev, channel});
-      }
-      if (next == RouteTracer::kArrived) {
-        w.done = true;
-        break;
-      }
-      if (!g_.slots.arrival(channel).valid()) return Reach::failed;
-      w.prev = channel;
-      w.row = next;
-    }
-    return Reach::end;
-  }
-
-  // A route the tracer cannot follow to the end: all its dependencies as
-  // route_dependencies gives them, and no switch of it marked when placed.
-  void walk_the_slow_way(std::size_t s, std::size_t d) {
-    route_dependencies(g_, tracer_, sources_[s].node, dests_[d], hops_, deps_);
-    walked_.clear();
-    walk_.done = true;
-  }
-
-  // The route just placed in layer l: every dependency from each switch
-  // walked on toward the destination is in layer l now, and stays there (a
-  // layer only loses the edges of a route it refuses).
-  void mark_onward_in(unsigned l) {
-    if (l >= 8) return;
-    const std::size_t base = walk_.d * tracer_.switch_count();
-    for (const std::uint32_t row : walked_)
-      onward_in_[base + row] |= static_cast<std::uint8_t>(1u << l);
+    FirstFitResult fit =
+        deadlock::first_fit(FirstFitInput{g_, tracer_, sources_, rows_, dests_, columns_}, paths_,
+                            order_, search_cap(), parallel::effective_threads(options_.threads));
+    layers_ = std::move(fit.layers);
+    mark_bytes_ = std::max(mark_bytes_, fit.mark_bytes);
+    return fit.capped ? 0 : static_cast<unsigned>(layers_.size());
   }
 
   // The LFT bytes destination by destination (columns_[d * switches + row]):
@@ -324,20 +203,13 @@ class LayerPlanner {
   const std::vector<SourceSwitch> sources_;
   const std::vector<Lid> dests_;
   const std::size_t ns_;
-  const std::size_t max_hops_ = tracer_.switch_count();  // more hops than this: a loop
-  std::vector<std::uint32_t> rows_;                      // tracer row per source switch
-  std::vector<std::uint32_t> walked_;  // rows of the route being placed, as far as walked
-  RouteWalk walk_;
+  std::vector<std::uint32_t> rows_;  // tracer row per source switch
   PathTable paths_;
   std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
-  // First fit, per destination and switch row like columns_: bit l is set
-  // when the route's way onward from that switch is all in layer l (l < 8).
-  std::vector<std::uint8_t> onward_in_;
+  std::size_t mark_bytes_ = 0;         // first fit's marks (first_fit.h)
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;
-  std::vector<Hop> hops_;  // scratch of route_dependencies
-  std::vector<Dependency> deps_;
 };
 
 }  // namespace

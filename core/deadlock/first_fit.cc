@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "first_fit.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <utility>
+
+#include "parallel/run_workers.h"
+
+namespace psssp::deadlock {
+namespace {
+
+constexpr unsigned kRefused = ~0u;
+
+// The switch-to-switch dependencies of the route from `source` to `dlid`.
+void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
+                        std::vector<Hop>& hops, std::vector<Dependency>& deps) {
+  walk_route(tracer, source, dlid, hops, g.port_of_channel);
+  deps.clear();
+  for (std::size_t i = 1; i < hops.size(); ++i) {
+    const Hop& h = hops[i];
+    if (!h.to_switch || !hops[i - 1].to_switch) continue;
+    deps.push_back(Dependency{g.slots.slot(h.sw, h.in_port, h.out_port),
+                              g.slots.switch_channel_into(h.sw, h.in_port),
+                              g.fabric.channel(PortRef{h.sw, h.out_port})});
+  }
+}
+
+// Places routes, in the order offered, into the lowest of the layers
+// first..cap-1 that takes them, with marks of its own (one byte per path:
+// bit k for layer first + k, k < 8).
+class LayerPlacer {
+ public:
+  LayerPlacer(const FirstFitInput& in, unsigned first, unsigned cap)
+      : in_(in),
+        first_(first),
+        cap_(cap),
+        switches_(in.tracer.switch_count()),
+        onward_in_(in.columns.size(), 0) {}
+
+  // The layer the route from sources[s] to dests[d] went into, or kRefused
+  // when none of the layers up to the cap takes it.
+  unsigned place(std::size_t s, std::size_t d) {
+    if (!begin_walk(s, d)) walk_the_slow_way(s, d);
+    for (unsigned k = 0; first_ + k < cap_; ++k) {
+      if (k == layers_.size()) layers_.push_back(std::make_unique<LayerGraph>(in_.g));
+      const Reach reach = walk_on_until_in_layer(k);
+      if (reach == Reach::failed) walk_the_slow_way(s, d);
+      const bool added = layers_[k]->add(deps_);
+      if (reach == Reach::marked_switch) deps_.pop_back();
+      if (added) {
+        mark_onward_in(k);
+        return first_ + k;
+      }
+    }
+    return kRefused;
+  }
+
+  std::vector<std::unique_ptr<LayerGraph>>& layers() { return layers_; }
+  std::size_t mark_bytes() const { return onward_in_.size(); }
+
+ private:
+  // Starts the walk of the route from sources[s] to dests[d] (nothing
+  // walked yet); false when the tracer has no row or no table for it.
+  bool begin_walk(std::size_t s, std::size_t d) {
+    deps_.clear();
+    walked_.clear();
+    walk_ = RouteWalk{};
+    walk_.d = d;
+    walk_.row = in_.rows[s];
+    const Lid dlid = in_.dests[d];
+    if (walk_.row == RouteTracer::kNoRow || dlid >= in_.tracer.lid_limit()) return false;
+    walk_.want = in_.tracer.terminal_of_lid(dlid);
+    walk_.column = in_.columns.data() + d * switches_;
+    return true;
+  }
+
+  enum class Reach { end, marked_switch, failed };
+  // Walks on until the switch reached is one whose way onward toward the
+  // destination is all in layer first + k already, or to the end. The route
+  // then fits that layer exactly when deps_ does: add() skips the
+  // dependencies a layer holds. marked_switch: the dependency where the
+  // route enters that switch was appended (the caller takes it out again).
+  // failed: not delivered; only the first walk can meet this, since marked
+  // switches lie on delivered routes.
+  Reach walk_on_until_in_layer(unsigned k) {
+    RouteWalk& w = walk_;
+    const std::uint8_t bit = k < 8 ? static_cast<std::uint8_t>(1u << k) : 0;
+    const std::uint8_t* onward = onward_in_.data() + w.d * switches_;
+    const Geometry& g = in_.g;
+    while (!w.done) {
+      const PortNum p = w.column[w.row];
+      ChannelId channel = 0;
+      const std::uint32_t next = in_.tracer.step_port(w.row, p, w.want, channel);
+      if (next == RouteTracer::kFailed) return Reach::failed;
+      if (onward[w.row] & bit) {
+        if (w.prev == kNoChannel || next == RouteTracer::kArrived) return Reach::end;
+        const PortRef at = g.slots.arrival(w.prev);
+        deps_.push_back(Dependency{g.slots.slot(at.node, at.port, p), w.prev, channel});
+        return Reach::marked_switch;
+      }
+      if (++w.steps > switches_) return Reach::failed;  // a loop
+      walked_.push_back(w.row);
+      if (w.prev != kNoChannel && next != RouteTracer::kArrived) {
+        const PortRef at = g.slots.arrival(w.prev);
+        deps_.push_back(Dependency{g.slots.slot(at.node, at.port, p), w.prev, channel});
+      }
+      if (next == RouteTracer::kArrived) {
+        w.done = true;
+        break;
+      }
+      if (!g.slots.arrival(channel).valid()) return Reach::failed;
+      w.prev = channel;
+      w.row = next;
+    }
+    return Reach::end;
+  }
+
+  // A route the tracer cannot follow to the end: all its dependencies as
+  // route_dependencies gives them, and no switch of it marked when placed.
+  void walk_the_slow_way(std::size_t s, std::size_t d) {
+    route_dependencies(in_.g, in_.tracer, in_.sources[s].node, in_.dests[d], hops_, deps_);
+    walked_.clear();
+    walk_.done = true;
+  }
+
+  // The route just placed in layer first + k: every dependency from each
+  // switch walked on toward the destination is in that layer now, and
+  // stays there (a layer only loses the edges of a route it refuses).
+  void mark_onward_in(unsigned k) {
+    if (k >= 8) return;
+    std::uint8_t* onward = onward_in_.data() + walk_.d * switches_;
+    for (const std::uint32_t row : walked_) onward[row] |= static_cast<std::uint8_t>(1u << k);
+  }
+
+  // A route's walk toward dests[d], taken only as far as a layer try
+  // needs: deps_ holds the dependencies of the switches walked (walked_),
+  // row is the next switch, entered from channel prev.
+  struct RouteWalk {
+    std::size_t d = 0;
+    std::uint32_t row = 0, want = 0;
+    ChannelId prev = kNoChannel;
+    const std::uint8_t* column = nullptr;
+    std::size_t steps = 0;
+    bool done = false;  // every dependency is in deps_
+  };
+
+  const FirstFitInput& in_;
+  const unsigned first_, cap_;
+  const std::size_t switches_;
+  std::vector<std::uint8_t> onward_in_;  // per destination and switch row, like in_.columns
+  std::vector<std::unique_ptr<LayerGraph>> layers_;  // layer first + i
+  RouteWalk walk_;
+  std::vector<std::uint32_t> walked_;  // rows of the route being placed, as far as walked
+  std::vector<Dependency> deps_;
+  std::vector<Hop> hops_;  // scratch of route_dependencies
+};
+
+// The routes layer 0 refused, handed in order from the thread placing layer
+// 0 to the thread placing the others, a block at a time. Unbounded: the
+// first thread never waits (and, if the second could not be started, runs
+// to the end before it).
+class RefusedRoutes {
+ public:
+  using Route = std::pair<std::uint32_t, std::uint32_t>;  // (source, destination) index
+
+  void push(std::size_t s, std::size_t d) {
+    open_.emplace_back(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d));
+    if (open_.size() == kBlock) publish();
+  }
+  // No more routes: hands over the last block.
+  void close() {
+    publish();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_one();
+  }
+  // The next block in order; false once closed and every block taken.
+  bool pop(std::vector<Route>& block) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return !blocks_.empty() || closed_; });
+    if (blocks_.empty()) return false;
+    block = std::move(blocks_.front());
+    blocks_.pop_front();
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 4096;
+  void publish() {
+    if (open_.empty()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      blocks_.push_back(std::move(open_));
+    }
+    ready_.notify_one();
+    open_ = {};
+    open_.reserve(kBlock);
+  }
+
+  std::vector<Route> open_;  // the first thread's block being filled
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::vector<Route>> blocks_;
+  bool closed_ = false;
+};
+
+// Closes the queue however the first thread leaves, so the second never
+// waits for a block that will not come.
+struct CloseOnExit {
+  RefusedRoutes& routes;
+  ~CloseOnExit() { routes.close(); }
+};
+
+}  // namespace
+
+FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
+                         unsigned cap, unsigned threads) {
+  FirstFitResult result;
+  const std::size_t ns = paths.sources;
+  if (threads < 2 || cap < 2) {
+    LayerPlacer all(in, 0, cap);
+    paths.for_each(order, [&](std::size_t s, std::size_t d) {
+      if (result.capped) return;
+      const unsigned l = all.place(s, d);
+      if (l == kRefused)
+        result.capped = true;
+      else
+        paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
+    });
+    result.layers = std::move(all.layers());
+    result.mark_bytes = all.mark_bytes();
+    if (result.layers.empty()) result.layers.push_back(std::make_unique<LayerGraph>(in.g));
+    return result;
+  }
+  LayerPlacer layer0(in, 0, 1), rest(in, 1, cap);
+  RefusedRoutes refused;
+  std::atomic<bool> capped{false};
+  parallel::run_workers(2, [&](unsigned worker) {
+    if (worker == 0) {
+      CloseOnExit close{refused};
+      paths.for_each(order, [&](std::size_t s, std::size_t d) {
+        if (capped.load(std::memory_order_relaxed)) return;
+        if (layer0.place(s, d) == 0)
+          paths.layer[d * ns + s] = 0;
+        else
+          refused.push(s, d);
+      });
+      return;
+    }
+    std::vector<RefusedRoutes::Route> block;
+    while (refused.pop(block))
+      for (const auto& [s, d] : block) {
+        const unsigned l = rest.place(s, d);
+        if (l == kRefused) {
+          capped.store(true, std::memory_order_relaxed);
+          return;
+        }
+        paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
+      }
+  });
+  result.capped = capped.load();
+  result.layers = std::move(layer0.layers());
+  for (auto& layer : rest.layers()) result.layers.push_back(std::move(layer));
+  result.mark_bytes = layer0.mark_bytes() + rest.mark_bytes();
+  if (result.layers.empty()) result.layers.push_back(std::make_unique<LayerGraph>(in.g));
+  return result;
+}
+
+}  // namespace psssp::deadlock

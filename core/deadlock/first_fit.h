@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// First fit, the search of the layer assignment (layer_assignment.cc): every
+// route, in the placement order, goes into the lowest layer whose channel
+// dependency graph stays acyclic with it. A route is walked only as far as
+// the layer tried needs: once a route toward a LID is placed in layer l,
+// every switch it walked is marked as having its way onward in l, and a
+// later route toward that LID is walked to the first switch marked for the
+// layer being tried (the layer holds the rest, and adding what it holds
+// changes nothing). On two threads the layers form a pipeline: one thread
+// places every route it can in layer 0 and hands the routes layer 0 refuses,
+// in order, to the other, which places them in layers 1 and up. Each layer
+// sees the same routes in the same order as on one thread, so the layers
+// are the same. Internal to core/deadlock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "layer_graph.h"
+#include "path_table.h"
+#include "route_walk.h"
+
+namespace psssp::deadlock {
+
+// What first fit reads; all of it outlives the call.
+struct FirstFitInput {
+  const Geometry& g;
+  const RouteTracer& tracer;
+  const std::vector<SourceSwitch>& sources;
+  const std::vector<std::uint32_t>& rows;  // the tracer row of each source switch
+  const std::vector<Lid>& dests;
+  // The LFT by destination: columns[d * tracer.switch_count() + row].
+  const std::vector<std::uint8_t>& columns;
+};
+
+struct FirstFitResult {
+  std::vector<std::unique_ptr<LayerGraph>> layers;  // the layers opened, at least one
+  bool capped = false;                              // a route fit none of `cap` layers
+  std::size_t mark_bytes = 0;  // the marks' memory (a byte per path each thread)
+};
+
+// Places every path of `paths` with dependencies, in `order`, writing
+// paths.layer; opens at most `cap` layers. threads >= 2: the pipeline above.
+FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
+                         unsigned cap, unsigned threads);
+
+}  // namespace psssp::deadlock
