@@ -9,16 +9,13 @@
 // dependencies is acyclic (fat trees, HyperX in dimension order), one
 // topological sort proves it and there is no first fit and no balancing
 // pass: the routes are dealt out over the layers as the table is written.
-// First fit walks a route only as far as a layer try needs: once a route
-// toward a LID is placed in layer l, every switch it passes is marked as
-// having its way onward in l, and a later route toward that LID is walked
-// to the first switch marked for the layer being tried (the layer then
-// holds the rest, so the result is that of adding the whole route).
+// First fit (first_fit.h) walks a route only as far as a layer try needs
+// and, on two threads, places layer 0 on one and the rest on the other.
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for
 // its length and one for its layer (and, where first fit runs, one for the
-// transposed LFT and one for the marks), plus per layer two bits per
-// possible dependency (switch ports squared) and a few words per channel;
-// never a LIDs x LIDs table.
+// transposed LFT and one per first-fit thread for its marks), plus per
+// layer two bits per possible dependency (switch ports squared) and a few
+// words per channel; never a LIDs x LIDs table.
 //
 // Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
 // switches, 5.4M paths, 3 layers) about 0.7x the routing's CPU time;
