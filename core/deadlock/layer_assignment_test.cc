@@ -25,6 +25,20 @@ LayerOptions first_fit(unsigned max_layers) {
   return o;
 }
 
+// The LayerError message of an assignment on `threads` threads ("" and a
+// test failure if it succeeds).
+std::string layer_error(const Fabric& f, const ForwardingTables& lfts, LayerOptions o,
+                        unsigned threads) {
+  o.threads = threads;
+  try {
+    assign_layers(f, lfts, o);
+  } catch (const LayerError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no LayerError with " << threads << " threads";
+  return "";
+}
+
 void expect_deadlock_free(const Fabric& f, const ForwardingTables& lfts, const LayerTable& t) {
   const DeadlockReport r = check_deadlock(f, lfts, t);
   EXPECT_TRUE(r.deadlock_free) << format_cycle(f, r);
@@ -286,17 +300,8 @@ TEST(LayerAssignment, SurveyThreadsChangeNothing) {
     looped.set(*line.find_by_name("sw-1"), target, 3);
     looped.set(*line.find_by_name("sw-0"), target, 2);
   }
-  std::string message[2];
-  for (const unsigned threads : {1u, 2u}) {
-    LayerOptions o = first_fit(8);
-    o.threads = threads;
-    try {
-      assign_layers(line, looped, o);
-      ADD_FAILURE() << "no LayerError with " << threads << " threads";
-    } catch (const LayerError& e) {
-      message[threads - 1] = e.what();
-    }
-  }
+  const std::string message[2] = {layer_error(line, looped, first_fit(8), 1),
+                                  layer_error(line, looped, first_fit(8), 2)};
   EXPECT_NE(message[0].find("forwarding loop"), std::string::npos) << message[0];
   EXPECT_EQ(message[0], message[1]);
 }
@@ -322,19 +327,11 @@ TEST(LayerAssignment, FirstFitPipelineEqualsOneThread) {
     EXPECT_TRUE(two.table == one.table);
     expect_deadlock_free(f, lfts, two.table);
   }
-  std::string message[2];
-  for (const unsigned threads : {1u, 2u}) {
-    LayerOptions o = first_fit(2);
-    o.count_beyond = false;
-    o.try_other_orders = false;
-    o.threads = threads;
-    try {
-      assign_layers(f, lfts, o);
-      ADD_FAILURE() << "no LayerError with " << threads << " threads";
-    } catch (const LayerError& e) {
-      message[threads - 1] = e.what();
-    }
-  }
+  LayerOptions two_layers = first_fit(2);
+  two_layers.count_beyond = false;
+  two_layers.try_other_orders = false;
+  const std::string message[2] = {layer_error(f, lfts, two_layers, 1),
+                                  layer_error(f, lfts, two_layers, 2)};
   EXPECT_NE(message[0].find("2 available"), std::string::npos) << message[0];
   EXPECT_EQ(message[0], message[1]);
 }
