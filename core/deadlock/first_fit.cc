@@ -87,7 +87,7 @@ class LayerPlacer {
   // switches lie on delivered routes.
   Reach walk_on_until_in_layer(unsigned k) {
     RouteWalk& w = walk_;
-    const std::uint8_t bit = k < 8 ? static_cast<std::uint8_t>(1u << k) : 0;
+    const auto bit = static_cast<std::uint8_t>(k < 8 ? 1u << k : 0u);
     const std::uint8_t* onward = onward_in_.data() + w.d * switches_;
     const Geometry& g = in_.g;
     while (!w.done) {
@@ -132,7 +132,8 @@ class LayerPlacer {
   void mark_onward_in(unsigned k) {
     if (k >= 8) return;
     std::uint8_t* onward = onward_in_.data() + walk_.d * switches_;
-    for (const std::uint32_t row : walked_) onward[row] |= static_cast<std::uint8_t>(1u << k);
+    for (const std::uint32_t row : walked_)
+      onward[row] = static_cast<std::uint8_t>(onward[row] | 1u << k);
   }
 
   // A route's walk toward dests[d], taken only as far as a layer try
