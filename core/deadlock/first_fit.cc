@@ -180,11 +180,19 @@ class RefusedRoutes {
     }
     ready_.notify_one();
   }
+  // The other thread failed: no more routes, and none taken from now on.
+  void abandon() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = abandoned_ = true;
+    }
+    ready_.notify_one();
+  }
   // The next block in order; false once closed and every block taken.
   bool pop(std::vector<Route>& block) {
     std::unique_lock<std::mutex> lock(mutex_);
     ready_.wait(lock, [&] { return !blocks_.empty() || closed_; });
-    if (blocks_.empty()) return false;
+    if (blocks_.empty() || abandoned_) return false;
     block = std::move(blocks_.front());
     blocks_.pop_front();
     return true;
@@ -207,7 +215,7 @@ class RefusedRoutes {
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::vector<Route>> blocks_;
-  bool closed_ = false;
+  bool closed_ = false, abandoned_ = false;
 };
 
 // Closes the queue however the first thread leaves, so the second never
@@ -240,30 +248,38 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
   }
   LayerPlacer layer0(in, 0, 1), rest(in, 1, cap);
   RefusedRoutes refused;
-  std::atomic<bool> capped{false};
-  parallel::run_workers(2, [&](unsigned worker) {
-    if (worker == 0) {
-      CloseOnExit close{refused};
-      paths.for_each(order, [&](std::size_t s, std::size_t d) {
-        if (capped.load(std::memory_order_relaxed)) return;
-        if (layer0.place(s, d) == 0)
-          paths.layer[d * ns + s] = 0;
-        else
-          refused.push(s, d);
-      });
-      return;
-    }
-    std::vector<RefusedRoutes::Route> block;
-    while (refused.pop(block))
-      for (const auto& [s, d] : block) {
-        const unsigned l = rest.place(s, d);
-        if (l == kRefused) {
-          capped.store(true, std::memory_order_relaxed);
+  std::atomic<bool> capped{false}, failed{false};
+  const auto stop = [&] {  // either thread failed: the other stops too
+    failed.store(true, std::memory_order_relaxed);
+    refused.abandon();
+  };
+  parallel::run_workers(
+      2,
+      [&](unsigned worker) {
+        if (worker == 0) {
+          CloseOnExit close{refused};
+          paths.for_each(order, [&](std::size_t s, std::size_t d) {
+            if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
+              return;
+            if (layer0.place(s, d) == 0)
+              paths.layer[d * ns + s] = 0;
+            else
+              refused.push(s, d);
+          });
           return;
         }
-        paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
-      }
-  });
+        std::vector<RefusedRoutes::Route> block;
+        while (refused.pop(block))
+          for (const auto& [s, d] : block) {
+            const unsigned l = rest.place(s, d);
+            if (l == kRefused) {
+              capped.store(true, std::memory_order_relaxed);
+              return;
+            }
+            paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
+          }
+      },
+      stop);
   result.capped = capped.load();
   result.layers = std::move(layer0.layers());
   for (auto& layer : rest.layers()) result.layers.push_back(std::move(layer));

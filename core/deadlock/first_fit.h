@@ -10,7 +10,8 @@
 // places every route it can in layer 0 and hands the routes layer 0 refuses,
 // in order, to the other, which places them in layers 1 and up. Each layer
 // sees the same routes in the same order as on one thread, so the layers
-// are the same. Internal to core/deadlock.
+// are the same. If either thread fails (an allocation), the other stops
+// and the failure reaches the caller. Internal to core/deadlock.
 #pragma once
 
 #include <cstddef>

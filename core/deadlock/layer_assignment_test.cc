@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <new>
 #include <string>
 
 #include "deadlock_check.h"
+#include "parallel/fault_injection.h"
 #include "route_walk.h"
 #include "topologies/test_topologies.h"
 
@@ -334,6 +337,33 @@ TEST(LayerAssignment, FirstFitPipelineEqualsOneThread) {
                                   layer_error(f, lfts, two_layers, 2)};
   EXPECT_NE(message[0].find("2 available"), std::string::npos) << message[0];
   EXPECT_EQ(message[0], message[1]);
+}
+
+TEST(LayerAssignment, AllocationFailureInAnyTaskThrowsAndNeverHangs) {
+  // The exception fence with first fit's pipeline: whichever parallel task
+  // fails as it starts (the survey's, either end of the pipeline), the
+  // assignment throws bad_alloc and returns; neither thread waits for the
+  // other. Tasks past the last one leave the assignment whole.
+  const Fabric f = grid({4, 4, 4}, true, 1);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  LayerOptions o = first_fit(8);
+  o.threads = 2;
+  const LayerAssignment whole = assign_layers(f, lfts, o);
+  ASSERT_GT(whole.layers_needed, 1u);  // first fit runs
+  unsigned failed = 0, succeeded = 0;
+  for (std::uint64_t n = 1; n <= 32; ++n) {
+    parallel::arm_task_fault(n);
+    try {
+      const LayerAssignment a = assign_layers(f, lfts, o);
+      EXPECT_TRUE(a.table == whole.table) << "fault at task " << n;
+      ++succeeded;
+    } catch (const std::bad_alloc&) {
+      ++failed;
+    }
+    parallel::arm_task_fault(0);
+  }
+  EXPECT_GE(failed, 6u);  // the survey's workers and blocks, first fit's two workers
+  EXPECT_GT(succeeded, 0u);
 }
 
 }  // namespace

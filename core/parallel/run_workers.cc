@@ -29,7 +29,8 @@ class JoinAll {
 
 }  // namespace
 
-void run_workers(unsigned count, const std::function<void(unsigned)>& worker) {
+void run_workers(unsigned count, const std::function<void(unsigned)>& worker,
+                 const std::function<void()>& on_failure) {
   FirstError error;
   auto fenced = [&](unsigned w) noexcept {
     try {
@@ -37,6 +38,7 @@ void run_workers(unsigned count, const std::function<void(unsigned)>& worker) {
       worker(w);
     } catch (...) {
       error.record(w);
+      if (on_failure) on_failure();
     }
   };
   {

@@ -21,8 +21,12 @@ namespace psssp::parallel {
 // cannot be started (a process or system limit), its worker runs on the
 // calling thread afterwards: the work is done, on fewer threads. If workers
 // throw, the exception of the lowest worker index is rethrown once every
-// thread has been joined.
-void run_workers(unsigned count, const std::function<void(unsigned worker)>& worker);
+// thread has been joined. Workers that wait on each other pass on_failure:
+// it is called on a failing worker's thread as soon as that worker has
+// failed (a worker can fail before its first line), so the others can stop
+// waiting for it.
+void run_workers(unsigned count, const std::function<void(unsigned worker)>& worker,
+                 const std::function<void()>& on_failure = {});
 
 // Calls body(begin, end, slice) on `threads` contiguous slices of [0, n)
 // (fewer when n is small), so the work each thread does never depends on

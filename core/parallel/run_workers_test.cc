@@ -8,12 +8,14 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
 
+#include "parallel/fault_injection.h"
 #include "parallel/thread_count.h"
 #include "parallel/worker_team.h"
 
@@ -40,6 +42,32 @@ TEST(RunWorkers, EveryWorkerRunsOnce) {
 
 // A throw at slice k, for k on the caller and on a helper: the caller gets
 // it after all slices finished, and every other slice's work is complete.
+TEST(RunWorkers, OnFailureLetsAWaitingWorkerStop) {
+  // Worker 1 waits for worker 0, which fails as it starts (the fault seam:
+  // before its first line). on_failure releases the wait; the failure is
+  // rethrown once both have returned.
+  std::atomic<bool> go{false};
+  std::atomic<int> calls{0};
+  arm_task_fault(1);  // the first task started: worker 0's or worker 1's
+  bool threw = false;
+  try {
+    run_workers(
+        2,
+        [&](unsigned) {
+          while (!go.load()) std::this_thread::yield();
+        },
+        [&] {
+          ++calls;
+          go.store(true);
+        });
+  } catch (const std::bad_alloc&) {
+    threw = true;
+  }
+  arm_task_fault(0);
+  EXPECT_TRUE(threw);
+  EXPECT_EQ(calls.load(), 1);
+}
+
 TEST(ParallelSlices, ThrowAtSliceKIsRethrownOnTheCaller) {
   constexpr std::size_t kItems = 1000;
   for (unsigned thrower : {0u, 1u, 3u}) {
