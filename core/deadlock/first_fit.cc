@@ -162,7 +162,9 @@ class LayerPlacer {
 // The routes layer 0 refused, handed in order from the thread placing layer
 // 0 to the thread placing the others, a block at a time. Unbounded: the
 // first thread never waits (and, if the second could not be started, runs
-// to the end before it).
+// to the end before it). The first thread closes it when done; a failure
+// of either thread abandons it (run_workers' on_failure), so the second
+// never waits for a block that will not come.
 class RefusedRoutes {
  public:
   using Route = std::pair<std::uint32_t, std::uint32_t>;  // (source, destination) index
@@ -218,13 +220,6 @@ class RefusedRoutes {
   bool closed_ = false, abandoned_ = false;
 };
 
-// Closes the queue however the first thread leaves, so the second never
-// waits for a block that will not come.
-struct CloseOnExit {
-  RefusedRoutes& routes;
-  ~CloseOnExit() { routes.close(); }
-};
-
 }  // namespace
 
 FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
@@ -257,7 +252,6 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
       2,
       [&](unsigned worker) {
         if (worker == 0) {
-          CloseOnExit close{refused};
           paths.for_each(order, [&](std::size_t s, std::size_t d) {
             if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
               return;
@@ -266,6 +260,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
             else
               refused.push(s, d);
           });
+          refused.close();  // if anything above throws, stop() abandons instead
           return;
         }
         std::vector<RefusedRoutes::Route> block;

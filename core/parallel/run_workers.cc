@@ -38,7 +38,10 @@ void run_workers(unsigned count, const std::function<void(unsigned)>& worker,
       worker(w);
     } catch (...) {
       error.record(w);
-      if (on_failure) on_failure();
+      try {
+        if (on_failure) on_failure();
+      } catch (...) {  // the worker's own failure is the one to report
+      }
     }
   };
   {
