@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <initializer_list>
 #include <mutex>
 #include <utility>
 
@@ -95,18 +96,15 @@ class LayerPlacer {
       ChannelId channel = 0;
       const std::uint32_t next = in_.tracer.step_port(w.row, p, w.want, channel);
       if (next == RouteTracer::kFailed) return Reach::failed;
-      if (onward[w.row] & bit) {
-        if (w.prev == kNoChannel || next == RouteTracer::kArrived) return Reach::end;
+      // The dependency at this switch: entered from a switch, left to one.
+      const bool dependency = w.prev != kNoChannel && next != RouteTracer::kArrived;
+      if (dependency) {
         const PortRef at = g.slots.arrival(w.prev);
         deps_.push_back(Dependency{g.slots.slot(at.node, at.port, p), w.prev, channel});
-        return Reach::marked_switch;
       }
+      if (onward[w.row] & bit) return dependency ? Reach::marked_switch : Reach::end;
       if (++w.steps > switches_) return Reach::failed;  // a loop
       walked_.push_back(w.row);
-      if (w.prev != kNoChannel && next != RouteTracer::kArrived) {
-        const PortRef at = g.slots.arrival(w.prev);
-        deps_.push_back(Dependency{g.slots.slot(at.node, at.port, p), w.prev, channel});
-      }
       if (next == RouteTracer::kArrived) {
         w.done = true;
         break;
@@ -220,6 +218,18 @@ class RefusedRoutes {
   bool closed_ = false, abandoned_ = false;
 };
 
+// The placers' layers in order (at least one, even without routes) and
+// their marks' memory.
+FirstFitResult finish(FirstFitResult result, const FirstFitInput& in,
+                      std::initializer_list<LayerPlacer*> placers) {
+  for (LayerPlacer* p : placers) {
+    for (auto& layer : p->layers()) result.layers.push_back(std::move(layer));
+    result.mark_bytes += p->mark_bytes();
+  }
+  if (result.layers.empty()) result.layers.push_back(std::make_unique<LayerGraph>(in.g));
+  return result;
+}
+
 }  // namespace
 
 FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
@@ -236,10 +246,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
       else
         paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
     });
-    result.layers = std::move(all.layers());
-    result.mark_bytes = all.mark_bytes();
-    if (result.layers.empty()) result.layers.push_back(std::make_unique<LayerGraph>(in.g));
-    return result;
+    return finish(std::move(result), in, {&all});
   }
   LayerPlacer layer0(in, 0, 1), rest(in, 1, cap);
   RefusedRoutes refused;
@@ -276,11 +283,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
       },
       stop);
   result.capped = capped.load();
-  result.layers = std::move(layer0.layers());
-  for (auto& layer : rest.layers()) result.layers.push_back(std::move(layer));
-  result.mark_bytes = layer0.mark_bytes() + rest.mark_bytes();
-  if (result.layers.empty()) result.layers.push_back(std::make_unique<LayerGraph>(in.g));
-  return result;
+  return finish(std::move(result), in, {&layer0, &rest});
 }
 
 }  // namespace psssp::deadlock

@@ -82,13 +82,6 @@ class LayerGraph {
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
         order_(g.fabric.channel_count()) {}
 
-  // Every one of deps is in the graph already (add() would change nothing).
-  bool holds(const std::vector<Dependency>& deps) const {
-    for (const Dependency& d : deps)
-      if (!present_.test(d.slot)) return false;
-    return true;
-  }
-
   // Adds all of a route's dependencies, or none if one would close a cycle.
   bool add(const std::vector<Dependency>& deps) {
     // A dependency refused stays refused: the graph only grows, so
