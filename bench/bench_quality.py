@@ -78,6 +78,31 @@ SWEEPS = {
         ("mesh-4x4x4-h2", "mesh --dims 4x4x4 --hosts-per-switch 2"),
         ("mesh-16x16-h4", "mesh --dims 16x16 --hosts-per-switch 4"),
     ],
+    # The other families of psssp-topo, small to mid sizes (64-512 hosts).
+    "torus": [
+        ("torus-4x4-h4", "torus --dims 4x4 --hosts-per-switch 4"),
+        ("torus-8x8-h4", "torus --dims 8x8 --hosts-per-switch 4"),
+        ("torus-4x4x4-h4", "torus --dims 4x4x4 --hosts-per-switch 4"),
+    ],
+    "hypercube": [
+        ("hypercube-4-h4", "hypercube --dim 4 --hosts-per-switch 4"),
+        ("hypercube-6-h4", "hypercube --dim 6 --hosts-per-switch 4"),
+    ],
+    "dragonfly": [
+        ("dragonfly-a4p2h2", "dragonfly --a 4 --p 2 --h 2"),
+        ("dragonfly-a6p3h3", "dragonfly --a 6 --p 3 --h 3"),
+    ],
+    "ktree3": [
+        ("4-ary-3-tree", "kary-ntree --k 4 --n 3"),
+        ("8-ary-3-tree", "kary-ntree --k 8 --n 3"),
+    ],
+    "random": [
+        ("random-16-d4-h4", "random-regular --switches 16 --degree 4 --hosts-per-switch 4"),
+        ("random-64-d8-h8", "random-regular --switches 64 --degree 8 --hosts-per-switch 8"),
+    ],
+    "kautz": [
+        ("kautz-3-3-h4", "kautz --degree 3 --diameter 3 --hosts-per-switch 4"),
+    ],
 }
 
 ENGINES = "minhop,updn,ftree,dor,lash,torus-2QoS,nue,sssp,dfsssp,psssp"
