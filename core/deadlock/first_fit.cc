@@ -30,7 +30,7 @@ void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId sou
 }
 
 // Places routes, in the order offered, into the lowest of the layers
-// first..cap-1 that takes them, with marks of its own (one byte per path:
+// first..cap-1 that takes them, with marks of its own (two bytes per path:
 // bit k for layer first + k, k < 8).
 class LayerPlacer {
  public:
@@ -39,7 +39,8 @@ class LayerPlacer {
         first_(first),
         cap_(cap),
         switches_(in.tracer.switch_count()),
-        onward_in_(in.columns.size(), 0) {}
+        onward_in_(in.columns.size(), 0),
+        refused_onward_in_(in.columns.size(), 0) {}
 
   // The layer the route from sources[s] to dests[d] went into, or kRefused
   // when none of the layers up to the cap takes it.
@@ -48,19 +49,22 @@ class LayerPlacer {
     for (unsigned k = 0; first_ + k < cap_; ++k) {
       if (k == layers_.size()) layers_.push_back(std::make_unique<LayerGraph>(in_.g));
       const Reach reach = walk_on_until_in_layer(k);
+      if (reach == Reach::refusing_switch) continue;
       if (reach == Reach::failed) walk_the_slow_way(s, d);
-      const bool added = layers_[k]->add(deps_);
+      std::size_t for_good = LayerGraph::kNoneForGood;
+      const bool added = layers_[k]->add(deps_, &for_good);
       if (reach == Reach::marked_switch) deps_.pop_back();
       if (added) {
         mark_onward_in(k);
         return first_ + k;
       }
+      mark_refusing(k, for_good);
     }
     return kRefused;
   }
 
   std::vector<std::unique_ptr<LayerGraph>>& layers() { return layers_; }
-  std::size_t mark_bytes() const { return onward_in_.size(); }
+  std::size_t mark_bytes() const { return onward_in_.size() + refused_onward_in_.size(); }
 
  private:
   // Starts the walk of the route from sources[s] to dests[d] (nothing
@@ -78,20 +82,24 @@ class LayerPlacer {
     return true;
   }
 
-  enum class Reach { end, marked_switch, failed };
+  enum class Reach { end, marked_switch, refusing_switch, failed };
   // Walks on until the switch reached is one whose way onward toward the
   // destination is all in layer first + k already, or to the end. The route
   // then fits that layer exactly when deps_ does: add() skips the
   // dependencies a layer holds. marked_switch: the dependency where the
   // route enters that switch was appended (the caller takes it out again).
-  // failed: not delivered; only the first walk can meet this, since marked
-  // switches lie on delivered routes.
+  // refusing_switch: the switch reached is one whose way onward the layer
+  // refuses (the walk stays there, for the next layer). failed: not
+  // delivered; only the first walk can meet this, since marked switches lie
+  // on delivered routes.
   Reach walk_on_until_in_layer(unsigned k) {
     RouteWalk& w = walk_;
     const auto bit = static_cast<std::uint8_t>(k < 8 ? 1u << k : 0u);
     const std::uint8_t* onward = onward_in_.data() + w.d * switches_;
+    const std::uint8_t* refused_onward = refused_onward_in_.data() + w.d * switches_;
     const Geometry& g = in_.g;
     while (!w.done) {
+      if (refused_onward[w.row] & bit) return Reach::refusing_switch;
       const PortNum p = w.column[w.row];
       ChannelId channel = 0;
       const std::uint32_t next = in_.tracer.step_port(w.row, p, w.want, channel);
@@ -134,6 +142,17 @@ class LayerPlacer {
       onward[row] = static_cast<std::uint8_t>(onward[row] | 1u << k);
   }
 
+  // Layer first + k refused the route just tried for good at deps_[j], the
+  // dependency where the route enters the switch after walked_[j]: every
+  // route toward the destination through walked_[0..j] has it and is
+  // refused there too.
+  void mark_refusing(unsigned k, std::size_t j) {
+    if (k >= 8 || j == LayerGraph::kNoneForGood) return;
+    std::uint8_t* refused_onward = refused_onward_in_.data() + walk_.d * switches_;
+    for (std::size_t i = 0; i <= j && i < walked_.size(); ++i)
+      refused_onward[walked_[i]] = static_cast<std::uint8_t>(refused_onward[walked_[i]] | 1u << k);
+  }
+
   // A route's walk toward dests[d], taken only as far as a layer try
   // needs: deps_ holds the dependencies of the switches walked (walked_),
   // row is the next switch, entered from channel prev.
@@ -149,7 +168,8 @@ class LayerPlacer {
   const FirstFitInput& in_;
   const unsigned first_, cap_;
   const std::size_t switches_;
-  std::vector<std::uint8_t> onward_in_;  // per destination and switch row, like in_.columns
+  std::vector<std::uint8_t> onward_in_;          // per destination and switch row, like in_.columns
+  std::vector<std::uint8_t> refused_onward_in_;  // the same: the layers that refuse the way on
   std::vector<std::unique_ptr<LayerGraph>> layers_;  // layer first + i
   RouteWalk walk_;
   std::vector<std::uint32_t> walked_;  // rows of the route being placed, as far as walked

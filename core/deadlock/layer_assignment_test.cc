@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 
 #include "deadlock_check.h"
+#include "layer_graph.h"
 #include "parallel/fault_injection.h"
 #include "route_walk.h"
 #include "topologies/test_topologies.h"
@@ -337,6 +339,80 @@ TEST(LayerAssignment, FirstFitPipelineEqualsOneThread) {
                                   layer_error(f, lfts, two_layers, 2)};
   EXPECT_NE(message[0].find("2 available"), std::string::npos) << message[0];
   EXPECT_EQ(message[0], message[1]);
+}
+
+// First fit as its definition says, without the walks' shortcuts: every
+// route's whole dependency list, in the longest-first order, into the
+// lowest layer that takes it. The layer of each (source switch, LID).
+std::vector<std::vector<int>> whole_route_first_fit(const Fabric& f, const ForwardingTables& lfts,
+                                                    unsigned& layers_needed) {
+  const Geometry g(f);
+  const RouteTracer tracer(f, lfts);
+  const std::vector<SourceSwitch> sources = source_switches(f);
+  const std::vector<Lid> dests = destination_lids(f);
+  struct Path {
+    std::size_t s, d;
+    std::vector<Dependency> deps;
+  };
+  std::vector<Path> paths;
+  std::vector<Hop> hops;
+  for (std::size_t d = 0; d < dests.size(); ++d)
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      walk_route(tracer, sources[s].node, dests[d], hops);
+      Path p{s, d, {}};
+      for (std::size_t i = 1; i < hops.size(); ++i)
+        if (hops[i].to_switch && hops[i - 1].to_switch)
+          p.deps.push_back(Dependency{g.slots.slot(hops[i].sw, hops[i].in_port, hops[i].out_port),
+                                      g.slots.switch_channel_into(hops[i].sw, hops[i].in_port),
+                                      f.channel(PortRef{hops[i].sw, hops[i].out_port})});
+      if (!p.deps.empty()) paths.push_back(std::move(p));
+    }
+  std::stable_sort(paths.begin(), paths.end(),
+                   [](const Path& a, const Path& b) { return a.deps.size() > b.deps.size(); });
+  std::vector<std::vector<int>> layer(sources.size(), std::vector<int>(dests.size(), -1));
+  std::vector<std::unique_ptr<LayerGraph>> layers;
+  for (const Path& p : paths)
+    for (std::size_t k = 0;; ++k) {
+      if (k == layers.size()) layers.push_back(std::make_unique<LayerGraph>(g));
+      if (layers[k]->add(p.deps)) {
+        layer[p.s][p.d] = static_cast<int>(k);
+        break;
+      }
+    }
+  layers_needed = static_cast<unsigned>(layers.size());
+  return layer;
+}
+
+TEST(LayerAssignment, WalkShortcutsChangeNoLayer) {
+  // First fit stops a route's walk at a switch marked as holding the way
+  // onward in the layer tried, or as refusing it (first_fit.h): on a torus
+  // that needs several layers and a random fabric, every route gets the
+  // layer the whole-route first fit gives, on one thread and on two.
+  const std::vector<Fabric> fabrics = {grid({6, 6, 6}, true, 1), grid({8, 8}, true, 2)};
+  for (const Fabric& f : fabrics) {
+    const ForwardingTables lfts = min_hop_lfts(f);
+    unsigned needed = 0;
+    const std::vector<std::vector<int>> want = whole_route_first_fit(f, lfts, needed);
+    EXPECT_GT(needed, 2u);
+    const std::vector<SourceSwitch> sources = source_switches(f);
+    const std::vector<Lid> dests = destination_lids(f);
+    for (const unsigned threads : {1u, 2u}) {
+      LayerOptions o = first_fit(16);
+      o.try_other_orders = false;
+      o.threads = threads;
+      const LayerAssignment a = assign_layers(f, lfts, o);
+      EXPECT_EQ(a.layers_needed, needed);
+      std::size_t differ = 0, routes = 0;
+      for (std::size_t s = 0; s < sources.size(); ++s)
+        for (std::size_t d = 0; d < dests.size(); ++d)
+          if (want[s][d] >= 0) {
+            ++routes;
+            differ += a.table.get(sources[s].node, dests[d]) != want[s][d];
+          }
+      EXPECT_GT(routes, 10000u);
+      EXPECT_EQ(differ, 0u) << "of " << routes << " routes, " << threads << " threads";
+    }
+  }
 }
 
 TEST(LayerAssignment, AllocationFailureInAnyTaskThrowsAndNeverHangs) {

@@ -83,13 +83,20 @@ class LayerGraph {
         order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
-  bool add(const std::vector<Dependency>& deps) {
+  // On a refusal, *refused_for_good (if given) is the index in deps of a
+  // dependency this layer will refuse in every later add() too, or
+  // kNoneForGood when the refusal came from the route's own edges together.
+  static constexpr std::size_t kNoneForGood = ~std::size_t{0};
+  bool add(const std::vector<Dependency>& deps, std::size_t* refused_for_good = nullptr) {
     // A dependency refused stays refused: the graph only grows, so
     // reachability never shrinks; skip the search.
     missing_.clear();
     for (const Dependency& d : deps) {
       if (present_.test(d.slot)) continue;
-      if (refused_.test(d.slot)) return false;
+      if (refused_.test(d.slot)) {
+        if (refused_for_good) *refused_for_good = static_cast<std::size_t>(&d - deps.data());
+        return false;
+      }
       missing_.push_back(&d);
     }
     added_.clear();
@@ -97,7 +104,11 @@ class LayerGraph {
       const Dependency& d = *m;
       if (present_.test(d.slot)) continue;  // twice in one route
       if (!order_.insert(d.from, d.to, succ())) {
-        if (added_.empty()) refused_.set(d.slot);
+        if (refused_for_good) *refused_for_good = kNoneForGood;
+        if (added_.empty()) {
+          refused_.set(d.slot);
+          if (refused_for_good) *refused_for_good = static_cast<std::size_t>(m - deps.data());
+        }
         rollback();
         return false;
       }
