@@ -57,6 +57,32 @@ Bundles find_bundles(const RoutingGraph& g) {
   return b;
 }
 
+constexpr std::uint32_t kNoLevel = 0xFFFFFFFF;
+
+// Per switch: hops to the nearest switch with load sources (0 for those),
+// kNoLevel where none is reachable. On a fat tree, the tree level.
+std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
+                                              const std::uint32_t* sources_at) {
+  std::vector<std::uint32_t> level(g.vertex_count, kNoLevel);
+  std::vector<Vertex> frontier, next;
+  for (Vertex v = 0; v < g.vertex_count; ++v)
+    if (sources_at[v] != 0) {
+      level[v] = 0;
+      frontier.push_back(v);
+    }
+  for (std::uint32_t l = 1; !frontier.empty(); ++l) {
+    next.clear();
+    for (const Vertex u : frontier)
+      for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e)
+        if (level[g.target[e]] == kNoLevel) {
+          level[g.target[e]] = l;
+          next.push_back(g.target[e]);
+        }
+    frontier.swap(next);
+  }
+  return level;
+}
+
 struct Move {
   PortNum* entry;
   PortNum old_port;
@@ -75,7 +101,8 @@ class Aligner {
         columns_(columns),
         bundles_(find_bundles(g)),
         sub_(g.vertex_count, 0.0),
-        relay_(g.vertex_count, 0) {}
+        relay_(g.vertex_count, 0),
+        level_(levels_above_hosts(g, sources_at)) {}
 
   bool has_bundles() const { return !bundles_.empty(); }
   std::size_t bundle_count() const { return bundles_.first.size() - 1; }
@@ -101,20 +128,25 @@ class Aligner {
         if (e == kNoEdge) continue;
         const std::uint32_t be = bundles_.of_edge[e];
         const Vertex v = g_.target[e];
-        // Only where both bundles carry the same flows: u sends only its
-        // own hosts' routes to d, v adds none of its own and the second
-        // bundle enters d's switch, so that its cables carry the flows to
-        // their own LIDs only. Elsewhere (HyperX, director line chips)
-        // aligning lost 0.02-0.15%.
-        if (be == kNoBundle || frozen[be] || v == d.vertex || sources_at_[v] != 0 ||
-            relay_[u] == stamp_)
-          continue;
+        if (be == kNoBundle || frozen[be] || v == d.vertex || sources_at_[v] != 0) continue;
         const EdgeId f = g_.edge_at_port(v, col[v]);
         if (f == kNoEdge) continue;
         const std::uint32_t bf = bundles_.of_edge[f];
-        if (bf == kNoBundle || bundles_.size(bf) % bundles_.size(be) != 0 ||
-            g_.target[f] != d.vertex)
-          continue;
+        if (bf == kNoBundle || bundles_.size(bf) % bundles_.size(be) != 0) continue;
+        // Only where both bundles carry the same flows: u sends only its
+        // own hosts' routes to d, v adds none of its own and the second
+        // bundle enters d's switch, so that its cables carry the flows to
+        // their own LIDs only; or at the top of an up-down route (u and
+        // the switch after v one level above the hosts' switches or more, v
+        // one level higher), where the flows up to v are the flows down
+        // from it (the cable back down mirrors the one up, as OpenSM's
+        // ftree routes). Elsewhere (HyperX, director line chips) aligning
+        // lost 0.02-0.15%.
+        const Vertex w = g_.target[f];
+        const bool into_lid = w == d.vertex && relay_[u] != stamp_;
+        const bool at_top = level_[u] != 0 && level_[u] == level_[w] &&
+                            level_[v] == level_[u] + 1 && level_[u] != kNoLevel;
+        if (!into_lid && !at_top) continue;
         const EdgeId to =
             bundles_.edges[bundles_.first[be] + bundles_.index[f] % bundles_.size(be)];
         if (to == e) continue;
@@ -179,6 +211,7 @@ class Aligner {
   Bundles bundles_;
   std::vector<double> sub_;
   std::vector<std::uint32_t> relay_;  // == stamp_: forwards others' routes to the LID
+  std::vector<std::uint32_t> level_;  // levels_above_hosts
   std::uint32_t stamp_ = 0;
 };
 

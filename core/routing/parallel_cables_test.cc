@@ -104,6 +104,60 @@ TEST(ParallelCables, AlignedOnTwoLevelTrees) {
   }
 }
 
+// Switches with hosts are level 0, their hostless neighbours level 1, and
+// so on (a fat tree's levels).
+std::map<NodeId, unsigned> levels(const Fabric& f) {
+  std::map<NodeId, unsigned> level;
+  std::vector<NodeId> frontier;
+  for (const NodeId sw : f.switches())
+    if (has_hosts(f, sw)) {
+      level[sw] = 0;
+      frontier.push_back(sw);
+    }
+  for (unsigned l = 1; !frontier.empty(); ++l) {
+    std::vector<NodeId> next;
+    for (const NodeId u : frontier)
+      for (const Port& p : f.node(u).ports)
+        if (p.usable() && f.node(p.remote.node).is_switch() && !level.count(p.remote.node)) {
+          level[p.remote.node] = l;
+          next.push_back(p.remote.node);
+        }
+    frontier.swap(next);
+  }
+  return level;
+}
+
+TEST(ParallelCables, MirroredAtTheTopOfThreeLevelTrees) {
+  // 4 pods of 4 leaves x 16 hosts, 2 aggregation switches per pod, each
+  // with 2 cables to each leaf and to each of its 2 core switches (4:1 at
+  // the leaves). An aggregation switch's cable up to a core is the one the
+  // core takes down toward the LID (mod the bundle), as ftree routes.
+  Fabric f = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
+  testing::assign_lids(f);
+  const std::map<NodeId, unsigned> level = levels(f);
+  const RoutingResult aligned = route_psssp(f, aligned_options());
+  const RoutingResult plain = route_psssp(f, unaligned());
+  std::size_t checked = 0;
+  for (const NodeId u : f.switches())
+    for (Lid lid = 1; lid <= f.max_lid(); ++lid) {
+      const Hop up = hop(f, u, aligned.lfts.get(u, lid));
+      if (up.next == kNoNode || level.at(u) != 1 || level.at(up.next) != 2 ||
+          lid_switch(f, lid) == up.next)
+        continue;
+      const Hop down = hop(f, up.next, aligned.lfts.get(up.next, lid));
+      ASSERT_NE(down.next, kNoNode);
+      ASSERT_EQ(level.at(down.next), 1u);
+      EXPECT_EQ(up.index, down.index % up.bundle) << "switch " << u << " LID " << lid;
+      ++checked;
+    }
+  // Every aggregation switch's entry for the hosts of the 3 other pods
+  // (the routes to switch LIDs count too, where they cross a core).
+  EXPECT_GE(checked, 8u * 3u * 64u);
+  const double ebb_aligned = testing::estimate_ebb(f, aligned.lfts, 2000);
+  const double ebb_plain = testing::estimate_ebb(f, plain.lfts, 2000);
+  EXPECT_GT(ebb_aligned, ebb_plain);
+}
+
 // The channel loads the router reports are those of its tables after the
 // alignment moved routes between cables.
 TEST(ParallelCables, ReportedLoadsMatchTheTables) {
