@@ -103,6 +103,31 @@ SWEEPS = {
     "kautz": [
         ("kautz-3-3-h4", "kautz --degree 3 --diameter 3 --hosts-per-switch 4"),
     ],
+    "fattree3": [  # three-level trees by pods: 1:1, then 2:1 with parallel cables
+        ("3l-4p-4x8-a4-c4", "fattree3 --pods 4 --leaves 4 --hosts-per-leaf 8 --aggs 4 "
+         "--cores-per-agg 4"),
+        ("3l-4p-4x16-a2-c2-x2", "fattree3 --pods 4 --leaves 4 --hosts-per-leaf 16 --aggs 2 "
+         "--cores-per-agg 2 --cables 2"),
+        ("3l-8p-8x16-a8-c8", "fattree3 --pods 8 --leaves 8 --hosts-per-leaf 16 --aggs 8 "
+         "--cores-per-agg 8"),
+    ],
+    # Every family at 1024-4096 hosts (the sweeps above stop near 1000 for
+    # the families other than two-level trees).
+    "large": [
+        ("torus-32x32-h2", "torus --dims 32x32 --hosts-per-switch 2"),
+        ("16-ary-3-tree", "kary-ntree --k 16 --n 3"),
+        ("dragonfly-a8p4h4", "dragonfly --a 8 --p 4 --h 4"),
+        ("dragonfly-a10p5h5", "dragonfly --a 10 --p 5 --h 5"),
+        ("random-128-d8-h8", "random-regular --switches 128 --degree 8 --hosts-per-switch 8"),
+        ("random-256-d16-h8", "random-regular --switches 256 --degree 16 --hosts-per-switch 8"),
+        ("kautz-4-3-h4", "kautz --degree 4 --diameter 3 --hosts-per-switch 4"),
+        ("hypercube-8-h4", "hypercube --dim 8 --hosts-per-switch 4"),
+        ("hypercube-10-h2", "hypercube --dim 10 --hosts-per-switch 2"),
+        ("torus-16x16-h4", "torus --dims 16x16 --hosts-per-switch 4"),
+        ("torus-8x8x8-h4", "torus --dims 8x8x8 --hosts-per-switch 4"),
+        ("hx-8x8x8-h4", "hyperx --dims 8x8x8 --hosts-per-switch 4"),
+        ("mesh-8x8x8-h4", "mesh --dims 8x8x8 --hosts-per-switch 4"),
+    ],
 }
 
 ENGINES = "minhop,updn,ftree,dor,lash,torus-2QoS,nue,sssp,dfsssp,psssp"

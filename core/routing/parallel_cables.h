@@ -26,19 +26,20 @@ struct CableAlignment {
   std::vector<double> route_delta, dest_delta;
 };
 
-// Walks every destination's minimal tree from its root outwards; a switch u
-// that forwards no other switch's routes to the LID, whose next hop v (a
-// switch without hosts) is one cable of a bundle u -> v, where v's next hop
-// is one cable of a bundle v -> w into the LID's switch, of a multiple of the
-// size, takes cable (i mod size)
-// of its bundle, i being v's cable index in its bundle (cables in port
-// order). The same at the top of an up-down route: u and v's next hop w
-// at one distance from the switches with hosts (at least one hop), v one
-// hop farther, whatever u relays (psssp-route.md, "Parallel cables"). Only the cable changes, never
-// the next switch, so paths, hop counts and reachability stay. A bundle whose busiest cable would
-// carry more than both its busiest now (plus max(1, 1%)) and 1.25x an even share keeps its entries
-// (and the walk starts again, at most three times; then nothing moves). `columns`: LFT columns,
-// LID-major, graph.vertex_count entries per LID; `routes`: routes per edge now.
+// Walks every destination's minimal tree from its root outwards. A switch u
+// whose next hop v (a switch without hosts) is one cable of a bundle u -> v,
+// where v's next hop w is one cable of a bundle v -> w of a multiple of the
+// size, takes cable (i mod size) of its bundle, i being v's cable index in
+// its bundle (cables in port order), when either w is the LID's switch and u
+// forwards no other switch's routes to the LID, or u and w are at one
+// distance (at least one hop) from the switches with hosts and v one hop
+// farther: the top of an up-down route (psssp-route.md, "Parallel cables").
+// Only the cable changes, never the next switch, so paths, hop counts and
+// reachability stay. A bundle whose busiest cable would carry more than both
+// its busiest now (plus max(1, 1%)) and 1.25x an even share keeps its
+// entries (and the walk starts again, at most three times; then nothing
+// moves). `columns`: LFT columns, LID-major, graph.vertex_count entries per
+// LID; `routes`: routes per edge now.
 CableAlignment align_parallel_cables(const RoutingGraph& graph, const HopLayers& layers,
                                      const std::vector<Destination>& destinations,
                                      const std::uint32_t* sources_at,
