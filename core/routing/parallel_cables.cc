@@ -4,84 +4,16 @@
 
 #include <algorithm>
 
+#include "cable_bundles.h"
+
 namespace psssp::routing {
 namespace {
 
-constexpr std::uint32_t kNoBundle = 0xFFFFFFFF;
 // d-mod-k itself leaves a bundle uneven when its LIDs do not divide by the
 // cables (24 LIDs over 3 spines x 3 cables: 3, 3, 2 per spine cable), which
 // costs less than the alignment gains; a cable well above its share means
 // the LIDs sent this way are not spread over the next bundle.
 constexpr double kMaxOverShare = 1.25;
-
-// Cables between one pair of switches, per direction: the forward edges of
-// u with the same target, in port order, if there are at least two of them
-// and they all have one capacity.
-struct Bundles {
-  std::vector<std::uint32_t> of_edge;  // per edge: its bundle, or kNoBundle
-  std::vector<std::uint32_t> index;    // per edge: its position in the bundle
-  std::vector<std::uint32_t> first;    // per bundle + 1: start in `edges`
-  std::vector<EdgeId> edges;           // the bundles' edges, bundle by bundle
-
-  std::uint32_t size(std::uint32_t b) const { return first[b + 1] - first[b]; }
-  bool empty() const { return first.size() <= 1; }
-};
-
-Bundles find_bundles(const RoutingGraph& g) {
-  Bundles b;
-  b.of_edge.assign(g.edge_count(), kNoBundle);
-  b.index.assign(g.edge_count(), 0);
-  b.first.push_back(0);
-  std::vector<EdgeId> same;
-  for (Vertex u = 0; u < g.vertex_count; ++u) {
-    const EdgeId begin = g.first_edge[u], end = g.first_edge[u + 1];
-    for (EdgeId e = begin; e < end; ++e) {
-      if (b.of_edge[e] != kNoBundle) continue;
-      same.clear();
-      bool one_rate = true;
-      for (EdgeId f = e; f < end; ++f)
-        if (g.target[f] == g.target[e]) {
-          same.push_back(f);
-          one_rate &= g.capacity[f] == g.capacity[e];
-        }
-      if (same.size() < 2 || !one_rate) continue;
-      const auto bundle = static_cast<std::uint32_t>(b.first.size() - 1);
-      for (std::size_t i = 0; i < same.size(); ++i) {
-        b.of_edge[same[i]] = bundle;
-        b.index[same[i]] = static_cast<std::uint32_t>(i);
-        b.edges.push_back(same[i]);
-      }
-      b.first.push_back(static_cast<std::uint32_t>(b.edges.size()));
-    }
-  }
-  return b;
-}
-
-constexpr std::uint32_t kNoLevel = 0xFFFFFFFF;
-
-// Per switch: hops to the nearest switch with load sources (0 for those),
-// kNoLevel where none is reachable. On a fat tree, the tree level.
-std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
-                                              const std::uint32_t* sources_at) {
-  std::vector<std::uint32_t> level(g.vertex_count, kNoLevel);
-  std::vector<Vertex> frontier, next;
-  for (Vertex v = 0; v < g.vertex_count; ++v)
-    if (sources_at[v] != 0) {
-      level[v] = 0;
-      frontier.push_back(v);
-    }
-  for (std::uint32_t l = 1; !frontier.empty(); ++l) {
-    next.clear();
-    for (const Vertex u : frontier)
-      for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e)
-        if (level[g.target[e]] == kNoLevel) {
-          level[g.target[e]] = l;
-          next.push_back(g.target[e]);
-        }
-    frontier.swap(next);
-  }
-  return level;
-}
 
 struct Move {
   PortNum* entry;

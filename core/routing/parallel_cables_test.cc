@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <vector>
 
 #include "psssp_routing.h"
 #include "routing_test_support.h"
@@ -158,13 +160,57 @@ TEST(ParallelCables, MirroredAtTheTopOfThreeLevelTrees) {
   EXPECT_GT(ebb_aligned, ebb_plain);
 }
 
+TEST(ParallelCables, LidsSharingACableIntoTheirLeafShareTheCore) {
+  // The tree of MirroredAtTheTopOfThreeLevelTrees (top_regroup.h): the
+  // routes from the other pods to all LIDs that enter their leaf over one
+  // cable come down through one core.
+  Fabric f = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
+  testing::assign_lids(f);
+  const std::map<NodeId, unsigned> level = levels(f);
+  const RoutingResult grouped = route_psssp(f, aligned_options());
+  const RoutingResult plain = route_psssp(f, unaligned());
+  std::map<ChannelId, std::set<NodeId>> cores_of_entry;  // entry cable -> cores above it
+  for (const PortRef src : f.host_ports())
+    for (const PortRef dst : f.host_ports()) {
+      std::vector<ChannelId> path;
+      ASSERT_EQ(testing::trace_route(f, grouped.lfts, src, f.port(dst).lid, &path),
+                TraceStatus::delivered);
+      // host -> leaf -> agg -> core -> agg -> leaf -> host: 6 channels.
+      if (path.size() != 6) continue;
+      const NodeId core = f.channel_port(path[3]).node;
+      ASSERT_EQ(level.at(core), 2u);
+      cores_of_entry[path[4]].insert(core);
+    }
+  EXPECT_EQ(cores_of_entry.size(), 64u);  // 16 leaves x 2 aggregation switches x 2 cables
+  for (const auto& [entry, cores] : cores_of_entry) EXPECT_EQ(cores.size(), 1u);
+  const auto max_load = [](const RoutingResult& r) {
+    return *std::max_element(r.channel_load.begin(), r.channel_load.end());
+  };
+  EXPECT_LE(max_load(grouped), max_load(plain));
+  EXPECT_GT(testing::estimate_ebb(f, grouped.lfts, 2000),
+            testing::estimate_ebb(f, plain.lfts, 2000));
+}
+
+void expect_reported_loads_match(const Fabric& f);
+
 // The channel loads the router reports are those of its tables after the
 // alignment moved routes between cables.
 TEST(ParallelCables, ReportedLoadsMatchTheTables) {
-  const Fabric f = two_level(6, 18, 2, 4);
+  // A two-level tree (cables aligned) and a three-level one (cores regrouped
+  // too).
+  Fabric three_level = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
+  testing::assign_lids(three_level);
+  for (const Fabric& f : {two_level(6, 18, 2, 4), three_level}) expect_reported_loads_match(f);
+}
+
+void expect_reported_loads_match(const Fabric& f) {
   const RoutingResult r = route_psssp(f, aligned_options());
   const RoutingResult plain = route_psssp(f, unaligned());
-  ASSERT_NE(r.channel_load, plain.channel_load);  // something moved
+  std::size_t moved = 0;
+  for (const NodeId u : f.switches())
+    for (Lid lid = 1; lid <= f.max_lid(); ++lid)
+      moved += r.lfts.get(u, lid) != plain.lfts.get(u, lid);
+  ASSERT_GT(moved, 0u);
   std::vector<double> traced(f.channel_count(), 0.0);
   for (const PortRef src : f.host_ports())
     for (const PortRef dst : f.host_ports()) {

@@ -7,6 +7,7 @@
 
 #include "lid_columns.h"
 #include "parallel_cables.h"
+#include "top_regroup.h"
 
 namespace psssp::routing {
 
@@ -80,6 +81,10 @@ RoutingResult Router::run() {
   }
   route_without_load(std::move(later));
   if (options_.minimal && options_.align_parallel_cables) {
+    const TopRegroup regrouped =
+        regroup_tops(graph_, layers_, problem_.destinations, problem_.sources_at.data(),
+                     loads_.routes(), columns_.data());
+    if (regrouped.moved) loads_.add_totals(regrouped.route_delta, regrouped.dest_delta);
     const CableAlignment aligned =
         align_parallel_cables(graph_, layers_, problem_.destinations, problem_.sources_at.data(),
                               loads_.routes(), columns_.data());

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include "cable_bundles.h"
+
+namespace psssp::routing {
+
+Bundles find_bundles(const RoutingGraph& g) {
+  Bundles b;
+  b.of_edge.assign(g.edge_count(), kNoBundle);
+  b.index.assign(g.edge_count(), 0);
+  b.first.push_back(0);
+  std::vector<EdgeId> same;
+  for (Vertex u = 0; u < g.vertex_count; ++u) {
+    const EdgeId begin = g.first_edge[u], end = g.first_edge[u + 1];
+    for (EdgeId e = begin; e < end; ++e) {
+      if (b.of_edge[e] != kNoBundle) continue;
+      same.clear();
+      bool one_rate = true;
+      for (EdgeId f = e; f < end; ++f)
+        if (g.target[f] == g.target[e]) {
+          same.push_back(f);
+          one_rate &= g.capacity[f] == g.capacity[e];
+        }
+      if (same.size() < 2 || !one_rate) continue;
+      const auto bundle = static_cast<std::uint32_t>(b.first.size() - 1);
+      for (std::size_t i = 0; i < same.size(); ++i) {
+        b.of_edge[same[i]] = bundle;
+        b.index[same[i]] = static_cast<std::uint32_t>(i);
+        b.edges.push_back(same[i]);
+      }
+      b.first.push_back(static_cast<std::uint32_t>(b.edges.size()));
+    }
+  }
+  return b;
+}
+
+std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
+                                              const std::uint32_t* sources_at) {
+  std::vector<std::uint32_t> level(g.vertex_count, kNoLevel);
+  std::vector<Vertex> frontier, next;
+  for (Vertex v = 0; v < g.vertex_count; ++v)
+    if (sources_at[v] != 0) {
+      level[v] = 0;
+      frontier.push_back(v);
+    }
+  for (std::uint32_t l = 1; !frontier.empty(); ++l) {
+    next.clear();
+    for (const Vertex u : frontier)
+      for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e)
+        if (level[g.target[e]] == kNoLevel) {
+          level[g.target[e]] = l;
+          next.push_back(g.target[e]);
+        }
+    frontier.swap(next);
+  }
+  return level;
+}
+
+}  // namespace psssp::routing

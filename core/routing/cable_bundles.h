@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// What the cable passes (parallel_cables.h, top_regroup.h) read of the
+// switch graph: its bundles (several cables of one rate between one pair of
+// switches, per direction) and each switch's level above the switches with
+// hosts (a fat tree's levels).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing_graph.h"
+
+namespace psssp::routing {
+
+constexpr std::uint32_t kNoBundle = 0xFFFFFFFF;
+constexpr std::uint32_t kNoLevel = 0xFFFFFFFF;
+
+struct Bundles {
+  std::vector<std::uint32_t> of_edge;  // per edge: its bundle, or kNoBundle
+  std::vector<std::uint32_t> index;    // per edge: its position in the bundle
+  std::vector<std::uint32_t> first;    // per bundle + 1: start in `edges`
+  std::vector<EdgeId> edges;           // the bundles' edges, bundle by bundle
+
+  std::uint32_t count() const { return static_cast<std::uint32_t>(first.size() - 1); }
+  std::uint32_t size(std::uint32_t b) const { return first[b + 1] - first[b]; }
+  EdgeId edge(std::uint32_t b, std::uint32_t i) const { return edges[first[b] + i]; }
+  bool empty() const { return first.size() <= 1; }
+};
+
+// The forward edges of each switch with the same target, in port order, if
+// there are at least two of them and they all have one capacity.
+Bundles find_bundles(const RoutingGraph& g);
+
+// Per switch: hops to the nearest switch with load sources (0 for those),
+// kNoLevel where none is reachable.
+std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
+                                              const std::uint32_t* sources_at);
+
+}  // namespace psssp::routing

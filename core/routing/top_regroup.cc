@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// regroup_tops (top_regroup.h).
+#include "top_regroup.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+#include "cable_bundles.h"
+
+namespace psssp::routing {
+namespace {
+
+struct Change {
+  PortNum* entry;
+  PortNum old_port;
+};
+
+class Regrouper {
+ public:
+  Regrouper(const RoutingGraph& g, const HopLayers& layers, const std::uint32_t* sources_at,
+            PortNum* columns)
+      : g_(g),
+        layers_(layers),
+        sources_at_(sources_at),
+        columns_(columns),
+        bundles_(find_bundles(g)),
+        level_(levels_above_hosts(g, sources_at)),
+        next_(g.vertex_count, kNoVertexId),
+        sub_(g.vertex_count, 0.0),
+        relays_(g.vertex_count, 0) {}
+
+  bool has_bundles() const { return !bundles_.empty(); }
+
+  // Regroups one LID; adds its load change to route_delta / dest_delta.
+  // false if its routes are not of the shape above.
+  bool regroup(const Destination& d, std::vector<Change>& changes, std::vector<double>& route_delta,
+               std::vector<double>& dest_delta) {
+    const Vertex root = d.vertex;
+    if (root == kNoVertexId || !d.loads || level_[root] != 0) return false;
+    PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
+    const std::uint16_t* order = layers_.order(root);
+    const std::uint32_t reached = layers_.reached(root);
+    trace(order, reached, col);
+    // The one core above the LID that carries routes, and its way down.
+    Vertex top = kNoVertexId;
+    for (std::uint32_t i = 1; i < reached; ++i) {
+      const Vertex u = order[i];
+      if (sub_[u] == 0.0 || level_[u] < 2) continue;
+      if (level_[u] != 2 || top != kNoVertexId) return false;
+      top = u;
+    }
+    if (top == kNoVertexId) return false;
+    const Vertex w = next_[top];
+    if (w == kNoVertexId || level_[w] != 1 || next_[w] != root) return false;
+    const EdgeId entry = g_.edge_at_port(w, col[w]);
+    const std::uint32_t entry_bundle = bundles_.of_edge[entry];
+    if (entry_bundle == kNoBundle) return false;
+    const std::uint32_t x = bundles_.index[entry];
+    const std::uint32_t entry_size = bundles_.size(entry_bundle);
+    const Vertex core = nth_neighbour_up(w, x);
+    const std::uint32_t y = group_count_[entry];  // the LID's turn among those of cable x
+    const EdgeId down = nth_edge(core, w, y);
+    if (down == kNoEdge) return false;
+    // Every switch sending routes to the old core must reach the new one.
+    const std::size_t first_change = changes.size();
+    for (std::uint32_t i = 1; i < reached; ++i) {
+      const Vertex u = order[i];
+      if (next_[u] != top || sub_[u] == 0.0 || u == core) continue;
+      const EdgeId up = nth_edge(u, core, y);  // the mirror of the way down
+      if (up == kNoEdge) {
+        undo(changes, first_change);
+        return false;
+      }
+      set(col, u, g_.out_port[up], changes);
+    }
+    set(col, core, g_.out_port[down], changes);
+    // Leaves of other pods: up over cable x of their bundle.
+    trace(order, reached, col);
+    for (std::uint32_t i = 1; i < reached; ++i) {
+      const Vertex u = order[i];
+      const Vertex v = next_[u];
+      if (level_[u] != 0 || relays_[u] != 0 || v == kNoVertexId || next_[v] != core) continue;
+      const EdgeId e = g_.edge_at_port(u, col[u]);
+      const std::uint32_t b = bundles_.of_edge[e];
+      if (b == kNoBundle || entry_size % bundles_.size(b) != 0) continue;
+      set(col, u, g_.out_port[bundles_.edge(b, x % bundles_.size(b))], changes);
+    }
+    ++group_count_[entry];
+    if (changes.size() == first_change) return true;
+    // The load change: this LID's routes per edge after, minus before (the
+    // old ports put back for a moment: swapping twice restores).
+    add_loads(order, reached, col, +1.0, route_delta, dest_delta);
+    for (std::size_t k = changes.size(); k-- > first_change;)
+      std::swap(*changes[k].entry, changes[k].old_port);
+    add_loads(order, reached, col, -1.0, route_delta, dest_delta);
+    for (std::size_t k = first_change; k < changes.size(); ++k)
+      std::swap(*changes[k].entry, changes[k].old_port);
+    return true;
+  }
+
+  static void undo(std::vector<Change>& changes, std::size_t from) {
+    for (std::size_t k = changes.size(); k-- > from;) *changes[k].entry = changes[k].old_port;
+    changes.resize(from);
+  }
+
+ private:
+  // next_ and sub_ (sources routed through each switch) of the LID's tree.
+  void trace(const std::uint16_t* order, std::uint32_t reached, const PortNum* col) {
+    for (std::uint32_t i = 1; i < reached; ++i) {
+      const Vertex u = order[i];
+      const EdgeId e = g_.edge_at_port(u, col[u]);
+      next_[u] = e == kNoEdge ? kNoVertexId : g_.target[e];
+      sub_[u] = sources_at_[u];
+      relays_[u] = 0;
+    }
+    next_[order[0]] = kNoVertexId;
+    sub_[order[0]] = 0.0;
+    relays_[order[0]] = 0;
+    // BFS order from the root: a switch's next hop comes before it.
+    for (std::uint32_t i = reached; i-- > 1;) {
+      const Vertex u = order[i];
+      if (next_[u] == kNoVertexId) continue;
+      sub_[next_[u]] += sub_[u];
+      ++relays_[next_[u]];
+    }
+  }
+
+  void add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col, double sign,
+                 std::vector<double>& route_delta, std::vector<double>& dest_delta) {
+    trace(order, reached, col);
+    for (std::uint32_t i = 1; i < reached; ++i) {
+      const Vertex u = order[i];
+      const EdgeId e = g_.edge_at_port(u, col[u]);
+      if (e == kNoEdge || sub_[u] == 0.0) continue;
+      route_delta[e] += sign * sub_[u];
+      dest_delta[e] += sign;
+    }
+  }
+
+  void set(PortNum* col, Vertex u, PortNum port, std::vector<Change>& changes) {
+    if (col[u] == port) return;
+    changes.push_back(Change{&col[u], col[u]});
+    col[u] = port;
+  }
+
+  // w's (n mod count)-th distinct neighbour one level up, in port order.
+  Vertex nth_neighbour_up(Vertex w, std::uint32_t n) {
+    up_.clear();
+    for (EdgeId e = g_.first_edge[w]; e < g_.first_edge[w + 1]; ++e) {
+      const Vertex t = g_.target[e];
+      if (level_[t] == level_[w] + 1 && std::find(up_.begin(), up_.end(), t) == up_.end())
+        up_.push_back(t);
+    }
+    return up_.empty() ? kNoVertexId : up_[n % up_.size()];
+  }
+
+  // The (n mod count)-th of u's cables to v, in port order; kNoEdge if none.
+  EdgeId nth_edge(Vertex u, Vertex v, std::uint32_t n) const {
+    if (u == kNoVertexId) return kNoEdge;
+    std::uint32_t count = 0;
+    for (EdgeId e = g_.first_edge[u]; e < g_.first_edge[u + 1]; ++e) count += g_.target[e] == v;
+    if (count == 0) return kNoEdge;
+    n %= count;
+    for (EdgeId e = g_.first_edge[u]; e < g_.first_edge[u + 1]; ++e)
+      if (g_.target[e] == v && n-- == 0) return e;
+    return kNoEdge;
+  }
+
+  const RoutingGraph& g_;
+  const HopLayers& layers_;
+  const std::uint32_t* sources_at_;
+  PortNum* columns_;
+  Bundles bundles_;
+  std::vector<std::uint32_t> level_;
+  std::vector<Vertex> next_;
+  std::vector<double> sub_;
+  std::vector<std::uint32_t> relays_;  // switches whose next hop it is
+  std::vector<Vertex> up_;
+  std::unordered_map<EdgeId, std::uint32_t> group_count_;  // LIDs regrouped per entry cable
+};
+
+}  // namespace
+
+TopRegroup regroup_tops(const RoutingGraph& graph, const HopLayers& layers,
+                        const std::vector<Destination>& destinations,
+                        const std::uint32_t* sources_at, const std::vector<double>& routes,
+                        PortNum* columns) {
+  TopRegroup result;
+  Regrouper regrouper(graph, layers, sources_at, columns);
+  if (!regrouper.has_bundles()) return result;
+  result.route_delta.assign(graph.edge_count(), 0.0);
+  result.dest_delta.assign(graph.edge_count(), 0.0);
+  std::vector<Change> changes;
+  for (const Destination& d : destinations)
+    result.lids += regrouper.regroup(d, changes, result.route_delta, result.dest_delta);
+  double before = 0.0, after = 0.0;
+  for (EdgeId e = 0; e < graph.edge_count(); ++e) {
+    before = std::max(before, routes[e]);
+    after = std::max(after, routes[e] + result.route_delta[e]);
+  }
+  if (after > before + std::max(1.0, 0.01 * before)) {
+    Regrouper::undo(changes, 0);
+    return TopRegroup{};
+  }
+  result.moved = changes.size();
+  return result;
+}
+
+}  // namespace psssp::routing
