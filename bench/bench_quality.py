@@ -110,6 +110,14 @@ SWEEPS = {
          "--cores-per-agg 2 --cables 2"),
         ("3l-8p-8x16-a8-c8", "fattree3 --pods 8 --leaves 8 --hosts-per-leaf 16 --aggs 8 "
          "--cores-per-agg 8"),
+        ("3l-4p-4x8-a2-c2-x2", "fattree3 --pods 4 --leaves 4 --hosts-per-leaf 8 --aggs 2 "
+         "--cores-per-agg 2 --cables 2"),
+        ("3l-8p-4x8-a2-c2-x2", "fattree3 --pods 8 --leaves 4 --hosts-per-leaf 8 --aggs 2 "
+         "--cores-per-agg 2 --cables 2"),
+        ("3l-4p-3x12-a3-c3-x2", "fattree3 --pods 4 --leaves 3 --hosts-per-leaf 12 --aggs 3 "
+         "--cores-per-agg 3 --cables 2"),
+        ("3l-6p-4x12-a2-c3-x3", "fattree3 --pods 6 --leaves 4 --hosts-per-leaf 12 --aggs 2 "
+         "--cores-per-agg 3 --cables 3"),
     ],
     # Every family at 1024-4096 hosts (the sweeps above stop near 1000 for
     # the families other than two-level trees).

@@ -129,13 +129,19 @@ std::map<NodeId, unsigned> levels(const Fabric& f) {
   return level;
 }
 
-TEST(ParallelCables, MirroredAtTheTopOfThreeLevelTrees) {
-  // 4 pods of 4 leaves x 16 hosts, 2 aggregation switches per pod, each
-  // with 2 cables to each leaf and to each of its 2 core switches (4:1 at
-  // the leaves). An aggregation switch's cable up to a core is the one the
-  // core takes down toward the LID (mod the bundle), as ftree routes.
+// 4 pods of 4 leaves x 16 hosts, 2 aggregation switches per pod, each with
+// 2 cables to each leaf and to each of its 2 core switches (4:1 at the
+// leaves).
+Fabric three_level() {
   Fabric f = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
   testing::assign_lids(f);
+  return f;
+}
+
+TEST(ParallelCables, MirroredAtTheTopOfThreeLevelTrees) {
+  // An aggregation switch's cable up to a core is the one the core takes
+  // down toward the LID (mod the bundle), as ftree routes.
+  const Fabric f = three_level();
   const std::map<NodeId, unsigned> level = levels(f);
   const RoutingResult aligned = route_psssp(f, aligned_options());
   const RoutingResult plain = route_psssp(f, unaligned());
@@ -161,11 +167,9 @@ TEST(ParallelCables, MirroredAtTheTopOfThreeLevelTrees) {
 }
 
 TEST(ParallelCables, LidsSharingACableIntoTheirLeafShareTheCore) {
-  // The tree of MirroredAtTheTopOfThreeLevelTrees (top_regroup.h): the
-  // routes from the other pods to all LIDs that enter their leaf over one
-  // cable come down through one core.
-  Fabric f = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
-  testing::assign_lids(f);
+  // top_regroup.h: the routes from the other pods to all LIDs that enter
+  // their leaf over one cable come down through one core.
+  const Fabric f = three_level();
   const std::map<NodeId, unsigned> level = levels(f);
   const RoutingResult grouped = route_psssp(f, aligned_options());
   const RoutingResult plain = route_psssp(f, unaligned());
@@ -198,9 +202,7 @@ void expect_reported_loads_match(const Fabric& f);
 TEST(ParallelCables, ReportedLoadsMatchTheTables) {
   // A two-level tree (cables aligned) and a three-level one (cores regrouped
   // too).
-  Fabric three_level = topo::build_fabric(topo::fattree3(4, 4, 16, 2, 2, 2, 0));
-  testing::assign_lids(three_level);
-  for (const Fabric& f : {two_level(6, 18, 2, 4), three_level}) expect_reported_loads_match(f);
+  for (const Fabric& f : {two_level(6, 18, 2, 4), three_level()}) expect_reported_loads_match(f);
 }
 
 void expect_reported_loads_match(const Fabric& f) {
