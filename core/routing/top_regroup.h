@@ -10,8 +10,8 @@
 // core t, then one switch w one level up from D and cable x of the bundle
 // w -> D: they come through core U[x mod |U|] instead (U: w's neighbours one
 // level up, in port order), over the cables of its bundle to w in turn
-// among the LIDs of cable x; a leaf of another pod sends them up over cable
-// (x mod size) of its bundle. Hop counts stay minimal. Runs before
+// among the LIDs it sends to w; a leaf of another pod sends them up over
+// cable (x mod size) of its bundle. Hop counts stay minimal. Runs before
 // align_parallel_cables, whose rule for the top of a route then mirrors the
 // way down on the way up. All or nothing: if some cable would carry more
 // routes than the busiest did (plus max(1, 1%)), nothing moves.
