@@ -13,7 +13,7 @@
 // and, on two threads, places layer 0 on one and the rest on the other.
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for
 // its length and one for its layer (and, where first fit runs, one for the
-// transposed LFT and one per first-fit thread for its marks), plus per
+// transposed LFT and two per first-fit thread for its marks), plus per
 // layer two bits per possible dependency (switch ports squared) and a few
 // words per channel; never a LIDs x LIDs table.
 //
