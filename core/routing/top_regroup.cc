@@ -42,17 +42,18 @@ class Regrouper {
     const std::uint16_t* order = layers_.order(root);
     const std::uint32_t reached = layers_.reached(root);
     trace(order, reached, col);
-    // The one core above the LID that carries routes, and its way down.
-    Vertex top = kNoVertexId;
+    // The cores above the LID that carry routes, all on one way down: w,
+    // then a cable into the LID's switch.
+    tops_.clear();
+    Vertex w = kNoVertexId;
     for (std::uint32_t i = 1; i < reached; ++i) {
       const Vertex u = order[i];
       if (sub_[u] == 0.0 || level_[u] < 2) continue;
-      if (level_[u] != 2 || top != kNoVertexId) return false;
-      top = u;
+      if (level_[u] != 2 || (w != kNoVertexId && next_[u] != w)) return false;
+      w = next_[u];
+      tops_.push_back(u);
     }
-    if (top == kNoVertexId) return false;
-    const Vertex w = next_[top];
-    if (w == kNoVertexId || level_[w] != 1 || next_[w] != root) return false;
+    if (tops_.empty() || w == kNoVertexId || level_[w] != 1 || next_[w] != root) return false;
     const EdgeId entry = g_.edge_at_port(w, col[w]);
     const std::uint32_t entry_bundle = bundles_.of_edge[entry];
     if (entry_bundle == kNoBundle) return false;
@@ -67,11 +68,13 @@ class Regrouper {
     const std::uint32_t y = turn;
     const EdgeId down = nth_edge(core, w, y);
     if (down == kNoEdge) return false;
-    // Every switch sending routes to the old core must reach the new one.
+    // Every switch sending routes to an old core must reach the new one.
     const std::size_t first_change = changes.size();
     for (std::uint32_t i = 1; i < reached; ++i) {
       const Vertex u = order[i];
-      if (next_[u] != top || sub_[u] == 0.0 || u == core) continue;
+      if (level_[u] != 1 || sub_[u] == 0.0 || next_[u] == kNoVertexId ||
+          std::find(tops_.begin(), tops_.end(), next_[u]) == tops_.end())
+        continue;
       const EdgeId up = nth_edge(u, core, y);  // the mirror of the way down
       if (up == kNoEdge) {
         undo(changes, first_change);
@@ -194,6 +197,7 @@ class Regrouper {
   std::vector<double> sub_;
   std::vector<std::uint32_t> relays_;  // switches whose next hop it is
   std::vector<Vertex> up_;
+  std::vector<Vertex> tops_;  // the cores carrying the LID's routes
   // Per (core, w): the next turn. Starting every pair at the same turn
   // measured best (starting each pair of a core one turn later lost 0.5% on
   // a tree with 4 cables per pair).

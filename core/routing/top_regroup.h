@@ -6,9 +6,9 @@
 // when the LIDs sharing that cable also share the core above it and the
 // cable up from every other leaf (psssp-route.md, "Parallel cables").
 //
-// For a LID on switch D whose routes from the top all come down through one
-// core t, then one switch w one level up from D and cable x of the bundle
-// w -> D: they come through core U[x mod |U|] instead (U: w's neighbours one
+// For a LID on switch D whose routes from the top all come down through
+// cores above one switch w one level up from D, then cable x of the bundle
+// w -> D: they come through core U[x mod |U|] alone (U: w's neighbours one
 // level up, in port order), over the cables of its bundle to w in turn
 // among the LIDs it sends to w; a leaf of another pod sends them up over
 // cable (x mod size) of its bundle. Hop counts stay minimal. Runs before
