@@ -118,6 +118,10 @@ SWEEPS = {
          "--cores-per-agg 3 --cables 2"),
         ("3l-6p-4x12-a2-c3-x3", "fattree3 --pods 6 --leaves 4 --hosts-per-leaf 12 --aggs 2 "
          "--cores-per-agg 3 --cables 3"),
+        ("3l-8p-8x16-a4-c2-x3", "fattree3 --pods 8 --leaves 8 --hosts-per-leaf 16 --aggs 4 "
+         "--cores-per-agg 2 --cables 3"),
+        ("3l-8p-8x32-a4-c4-x2", "fattree3 --pods 8 --leaves 8 --hosts-per-leaf 32 --aggs 4 "
+         "--cores-per-agg 4 --cables 2"),
     ],
     # Every family at 1024-4096 hosts (the sweeps above stop near 1000 for
     # the families other than two-level trees).
