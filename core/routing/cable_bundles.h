@@ -36,4 +36,12 @@ Bundles find_bundles(const RoutingGraph& g);
 std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
                                               const std::uint32_t* sources_at);
 
+// Both, built once for the passes that follow one routing.
+struct CableShape {
+  CableShape(const RoutingGraph& g, const std::uint32_t* sources_at)
+      : bundles(find_bundles(g)), level(levels_above_hosts(g, sources_at)) {}
+  Bundles bundles;
+  std::vector<std::uint32_t> level;
+};
+
 }  // namespace psssp::routing

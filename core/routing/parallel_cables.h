@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cable_bundles.h"
 #include "destinations.h"
 #include "hop_layers.h"
 #include "routing_graph.h"
@@ -40,7 +41,8 @@ struct CableAlignment {
 // entries (and the walk starts again, at most three times; then nothing
 // moves). `columns`: LFT columns, LID-major, graph.vertex_count entries per
 // LID; `routes`: routes per edge now.
-CableAlignment align_parallel_cables(const RoutingGraph& graph, const HopLayers& layers,
+CableAlignment align_parallel_cables(const RoutingGraph& graph, const CableShape& shape,
+                                     const HopLayers& layers,
                                      const std::vector<Destination>& destinations,
                                      const std::uint32_t* sources_at,
                                      const std::vector<double>& routes, PortNum* columns);

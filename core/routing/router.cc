@@ -81,13 +81,14 @@ RoutingResult Router::run() {
   }
   route_without_load(std::move(later));
   if (options_.minimal && options_.align_parallel_cables) {
+    const CableShape shape(graph_, problem_.sources_at.data());
     const TopRegroup regrouped =
-        regroup_tops(graph_, layers_, problem_.destinations, problem_.sources_at.data(),
+        regroup_tops(graph_, shape, layers_, problem_.destinations, problem_.sources_at.data(),
                      loads_.routes(), columns_.data());
     if (regrouped.moved) loads_.add_totals(regrouped.route_delta, regrouped.dest_delta);
     const CableAlignment aligned =
-        align_parallel_cables(graph_, layers_, problem_.destinations, problem_.sources_at.data(),
-                              loads_.routes(), columns_.data());
+        align_parallel_cables(graph_, shape, layers_, problem_.destinations,
+                              problem_.sources_at.data(), loads_.routes(), columns_.data());
     if (aligned.moved) loads_.add_totals(aligned.route_delta, aligned.dest_delta);
   }
   result.lfts = transpose_columns();

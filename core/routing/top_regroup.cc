@@ -18,19 +18,23 @@ struct Change {
 
 class Regrouper {
  public:
-  Regrouper(const RoutingGraph& g, const HopLayers& layers, const std::uint32_t* sources_at,
-            PortNum* columns)
+  Regrouper(const RoutingGraph& g, const CableShape& shape, const HopLayers& layers,
+            const std::uint32_t* sources_at, PortNum* columns)
       : g_(g),
         layers_(layers),
         sources_at_(sources_at),
         columns_(columns),
-        bundles_(find_bundles(g)),
-        level_(levels_above_hosts(g, sources_at)),
+        bundles_(shape.bundles),
+        level_(shape.level),
         next_(g.vertex_count, kNoVertexId),
         sub_(g.vertex_count, 0.0),
         relays_(g.vertex_count, 0) {}
 
-  bool has_bundles() const { return !bundles_.empty(); }
+  // Bundles, and switches two levels above the hosts' (cores) to regroup
+  // under: otherwise no LID has the shape.
+  bool applies() const {
+    return !bundles_.empty() && std::find(level_.begin(), level_.end(), 2u) != level_.end();
+  }
 
   // Regroups one LID; adds its load change to route_delta / dest_delta.
   // false if its routes are not of the shape above.
@@ -109,7 +113,7 @@ class Regrouper {
 
   // Whether the moves leave some cable busier than the busiest before (plus
   // max(1, 1%)). Allowing a bundle's busiest 1.25x an even share, as the
-  // alignment does, lost 1-5% on three-level trees without oversubscription.
+  // alignment does, lost 1-5% on three other three-level trees.
   bool overloads(const std::vector<double>& routes, const std::vector<double>& delta) const {
     double before = 0.0, after = 0.0;
     for (EdgeId e = 0; e < g_.edge_count(); ++e) {
@@ -191,8 +195,8 @@ class Regrouper {
   const HopLayers& layers_;
   const std::uint32_t* sources_at_;
   PortNum* columns_;
-  Bundles bundles_;
-  std::vector<std::uint32_t> level_;
+  const Bundles& bundles_;
+  const std::vector<std::uint32_t>& level_;
   std::vector<Vertex> next_;
   std::vector<double> sub_;
   std::vector<std::uint32_t> relays_;  // switches whose next hop it is
@@ -206,13 +210,13 @@ class Regrouper {
 
 }  // namespace
 
-TopRegroup regroup_tops(const RoutingGraph& graph, const HopLayers& layers,
+TopRegroup regroup_tops(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
                         const std::vector<Destination>& destinations,
                         const std::uint32_t* sources_at, const std::vector<double>& routes,
                         PortNum* columns) {
   TopRegroup result;
-  Regrouper regrouper(graph, layers, sources_at, columns);
-  if (!regrouper.has_bundles()) return result;
+  Regrouper regrouper(graph, shape, layers, sources_at, columns);
+  if (!regrouper.applies()) return result;
   result.route_delta.assign(graph.edge_count(), 0.0);
   result.dest_delta.assign(graph.edge_count(), 0.0);
   std::vector<Change> changes;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cable_bundles.h"
 #include "destinations.h"
 #include "hop_layers.h"
 #include "routing_graph.h"
@@ -36,7 +37,7 @@ struct TopRegroup {
 
 // `columns`: LFT columns, LID-major, graph.vertex_count entries per LID;
 // `routes`: routes per edge now.
-TopRegroup regroup_tops(const RoutingGraph& graph, const HopLayers& layers,
+TopRegroup regroup_tops(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
                         const std::vector<Destination>& destinations,
                         const std::uint32_t* sources_at, const std::vector<double>& routes,
                         PortNum* columns);
