@@ -11,11 +11,7 @@
 #include "parallel/run_workers.h"
 
 namespace psssp::deadlock {
-namespace {
 
-constexpr unsigned kRefused = ~0u;
-
-// The switch-to-switch dependencies of the route from `source` to `dlid`.
 void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
                         std::vector<Hop>& hops, std::vector<Dependency>& deps) {
   walk_route(tracer, source, dlid, hops, g.port_of_channel);
@@ -28,6 +24,10 @@ void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId sou
                               g.fabric.channel(PortRef{h.sw, h.out_port})});
   }
 }
+
+namespace {
+
+constexpr unsigned kRefused = ~0u;
 
 // Places routes, in the order offered, into the lowest of the layers
 // first..cap-1 that takes them, with marks of its own (two bytes per path:

@@ -9,12 +9,13 @@
 // changes nothing). A layer that refuses a dependency for good (it closes a
 // cycle on its own) refuses every route on through the switches before it:
 // those are marked too, and a later route toward that LID stops its try of
-// that layer at the first such switch. On two threads the layers form a pipeline: one thread
-// places every route it can in layer 0 and hands the routes layer 0 refuses,
-// in order, to the other, which places them in layers 1 and up. Each layer
-// sees the same routes in the same order as on one thread, so the layers
-// are the same. If either thread fails (an allocation), the other stops
-// and the failure reaches the caller. Internal to core/deadlock.
+// that layer at the first such switch. On two threads the layers form a
+// pipeline: one thread places every route it can in layer 0 and hands the
+// routes layer 0 refuses, in order, to the other, which places them in
+// layers 1 and up. Each layer sees the same routes in the same order as on
+// one thread, so the layers are the same. If either thread fails (an
+// allocation), the other stops and the failure reaches the caller.
+// Internal to core/deadlock.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +45,11 @@ struct FirstFitResult {
   bool capped = false;                              // a route fit none of `cap` layers
   std::size_t mark_bytes = 0;  // the marks' memory (a byte per path each thread)
 };
+
+// The switch-to-switch dependencies of the route from `source` to `dlid`,
+// the whole route (hops: scratch).
+void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId source, Lid dlid,
+                        std::vector<Hop>& hops, std::vector<Dependency>& deps);
 
 // Places every path of `paths` with dependencies, in `order`, writing
 // paths.layer; opens at most `cap` layers. threads >= 2: the pipeline above.

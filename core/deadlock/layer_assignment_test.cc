@@ -10,6 +10,7 @@
 #include <string>
 
 #include "deadlock_check.h"
+#include "first_fit.h"
 #include "layer_graph.h"
 #include "parallel/fault_injection.h"
 #include "route_walk.h"
@@ -358,13 +359,8 @@ std::vector<std::vector<int>> whole_route_first_fit(const Fabric& f, const Forwa
   std::vector<Hop> hops;
   for (std::size_t d = 0; d < dests.size(); ++d)
     for (std::size_t s = 0; s < sources.size(); ++s) {
-      walk_route(tracer, sources[s].node, dests[d], hops);
       Path p{s, d, {}};
-      for (std::size_t i = 1; i < hops.size(); ++i)
-        if (hops[i].to_switch && hops[i - 1].to_switch)
-          p.deps.push_back(Dependency{g.slots.slot(hops[i].sw, hops[i].in_port, hops[i].out_port),
-                                      g.slots.switch_channel_into(hops[i].sw, hops[i].in_port),
-                                      f.channel(PortRef{hops[i].sw, hops[i].out_port})});
+      route_dependencies(g, tracer, sources[s].node, dests[d], hops, p.deps);
       if (!p.deps.empty()) paths.push_back(std::move(p));
     }
   std::stable_sort(paths.begin(), paths.end(),
@@ -385,9 +381,9 @@ std::vector<std::vector<int>> whole_route_first_fit(const Fabric& f, const Forwa
 
 TEST(LayerAssignment, WalkShortcutsChangeNoLayer) {
   // First fit stops a route's walk at a switch marked as holding the way
-  // onward in the layer tried, or as refusing it (first_fit.h): on a torus
-  // that needs several layers and a random fabric, every route gets the
-  // layer the whole-route first fit gives, on one thread and on two.
+  // onward in the layer tried, or as refusing it (first_fit.h): on two tori
+  // that need several layers, every route gets the layer the whole-route
+  // first fit gives, on one thread and on two.
   const std::vector<Fabric> fabrics = {grid({6, 6, 6}, true, 1), grid({8, 8}, true, 2)};
   for (const Fabric& f : fabrics) {
     const ForwardingTables lfts = min_hop_lfts(f);

@@ -40,12 +40,11 @@ TEST(RunWorkers, EveryWorkerRunsOnce) {
   }
 }
 
-// A throw at slice k, for k on the caller and on a helper: the caller gets
-// it after all slices finished, and every other slice's work is complete.
 TEST(RunWorkers, OnFailureLetsAWaitingWorkerStop) {
-  // Worker 1 waits for worker 0, which fails as it starts (the fault seam:
-  // before its first line). on_failure releases the wait; the failure is
-  // rethrown once both have returned.
+  // Both workers wait for a signal; the first to start fails as it starts
+  // (the fault seam: before its first line). on_failure gives the signal,
+  // so the other stops waiting; the failure is rethrown once both have
+  // returned.
   std::atomic<bool> go{false};
   std::atomic<int> calls{0};
   arm_task_fault(1);  // the first task started: worker 0's or worker 1's
@@ -68,6 +67,8 @@ TEST(RunWorkers, OnFailureLetsAWaitingWorkerStop) {
   EXPECT_EQ(calls.load(), 1);
 }
 
+// A throw at slice k, for k on the caller and on a helper: the caller gets
+// it after all slices finished, and every other slice's work is complete.
 TEST(ParallelSlices, ThrowAtSliceKIsRethrownOnTheCaller) {
   constexpr std::size_t kItems = 1000;
   for (unsigned thrower : {0u, 1u, 3u}) {
