@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "cable_bundles.h"
 
+#include <algorithm>
+
 namespace psssp::routing {
 
 Bundles find_bundles(const RoutingGraph& g) {
@@ -53,6 +55,26 @@ std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
     frontier.swap(next);
   }
   return level;
+}
+
+EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n) {
+  if (u >= g.vertex_count) return kNoEdge;  // kNoVertexId
+  std::uint32_t count = 0;
+  for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e) count += g.target[e] == v;
+  if (count == 0) return kNoEdge;
+  n %= count;
+  for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e)
+    if (g.target[e] == v && n-- == 0) return e;
+  return kNoEdge;
+}
+
+void neighbours_at_level(const RoutingGraph& g, const std::vector<std::uint32_t>& level, Vertex u,
+                         std::uint32_t at, std::vector<Vertex>& out) {
+  out.clear();
+  for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e) {
+    const Vertex t = g.target[e];
+    if (level[t] == at && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
 }
 
 }  // namespace psssp::routing

@@ -36,6 +36,15 @@ Bundles find_bundles(const RoutingGraph& g);
 std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
                                               const std::uint32_t* sources_at);
 
+// The (n mod count)-th of u's cables to v, in port order; kNoEdge if u is
+// kNoVertexId or has none.
+EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n);
+
+// u's distinct neighbours on level `at` (levels_above_hosts), in port order,
+// into out.
+void neighbours_at_level(const RoutingGraph& g, const std::vector<std::uint32_t>& level, Vertex u,
+                         std::uint32_t at, std::vector<Vertex>& out);
+
 // Both, built once for the passes that follow one routing.
 struct CableShape {
   CableShape(const RoutingGraph& g, const std::uint32_t* sources_at)

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cable_bundles.h"
+#include "lid_tree.h"
 
 namespace psssp::routing {
 namespace {
@@ -33,7 +34,7 @@ class Aligner {
         columns_(columns),
         bundles_(shape.bundles),
         level_(shape.level),
-        sub_(g.vertex_count, 0.0),
+        tree_(g, sources_at),
         relay_(g.vertex_count, 0) {}
 
   bool has_bundles() const { return !bundles_.empty(); }
@@ -123,16 +124,9 @@ class Aligner {
   // one routed).
   void weigh(const Destination& d, const PortNum* col, std::vector<Move>& moves,
              std::size_t first_move) {
-    const std::uint16_t* order = layers_.order(d.vertex);
-    const std::uint32_t reached = layers_.reached(d.vertex);
-    for (std::uint32_t i = 1; i < reached; ++i) sub_[order[i]] = sources_at_[order[i]];
-    for (std::uint32_t i = reached - 1; i >= 1; --i) {
-      const Vertex u = order[i];
-      const EdgeId e = g_.edge_at_port(u, col[u]);
-      if (e != kNoEdge && g_.target[e] != d.vertex) sub_[g_.target[e]] += sub_[u];
-    }
+    tree_.trace(layers_.order(d.vertex), layers_.reached(d.vertex), col);
     for (std::size_t k = first_move; k < moves.size(); ++k)
-      moves[k].routes = sub_[g_.source[moves[k].from]];
+      moves[k].routes = tree_.through(g_.source[moves[k].from]);
   }
 
   const RoutingGraph& g_;
@@ -142,7 +136,7 @@ class Aligner {
   PortNum* columns_;
   const Bundles& bundles_;
   const std::vector<std::uint32_t>& level_;  // levels_above_hosts
-  std::vector<double> sub_;
+  LidTree tree_;
   std::vector<std::uint32_t> relay_;  // == stamp_: forwards others' routes to the LID
   std::uint32_t stamp_ = 0;
 };

@@ -7,14 +7,10 @@
 #include <utility>
 
 #include "cable_bundles.h"
+#include "lid_tree.h"
 
 namespace psssp::routing {
 namespace {
-
-struct Change {
-  PortNum* entry;
-  PortNum old_port;
-};
 
 class Regrouper {
  public:
@@ -22,13 +18,10 @@ class Regrouper {
             const std::uint32_t* sources_at, PortNum* columns)
       : g_(g),
         layers_(layers),
-        sources_at_(sources_at),
         columns_(columns),
         bundles_(shape.bundles),
         level_(shape.level),
-        next_(g.vertex_count, kNoVertexId),
-        sub_(g.vertex_count, 0.0),
-        relays_(g.vertex_count, 0) {}
+        tree_(g, sources_at) {}
 
   // Bundles, and switches two levels above the hosts' (cores) to regroup
   // under: otherwise no LID has the shape.
@@ -38,26 +31,26 @@ class Regrouper {
 
   // Regroups one LID; adds its load change to route_delta / dest_delta.
   // false if its routes are not of the shape above.
-  bool regroup(const Destination& d, std::vector<Change>& changes, std::vector<double>& route_delta,
-               std::vector<double>& dest_delta) {
+  bool regroup(const Destination& d, std::vector<ColumnChange>& changes,
+               std::vector<double>& route_delta, std::vector<double>& dest_delta) {
     const Vertex root = d.vertex;
     if (root == kNoVertexId || !d.loads || level_[root] != 0) return false;
     PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
     const std::uint16_t* order = layers_.order(root);
     const std::uint32_t reached = layers_.reached(root);
-    trace(order, reached, col);
+    tree_.trace(order, reached, col);
     // The cores above the LID that carry routes, all on one way down: w,
     // then a cable into the LID's switch.
     tops_.clear();
     Vertex w = kNoVertexId;
     for (std::uint32_t i = 1; i < reached; ++i) {
       const Vertex u = order[i];
-      if (sub_[u] == 0.0 || level_[u] < 2) continue;
-      if (level_[u] != 2 || (w != kNoVertexId && next_[u] != w)) return false;
-      w = next_[u];
+      if (tree_.through(u) == 0.0 || level_[u] < 2) continue;
+      if (level_[u] != 2 || (w != kNoVertexId && tree_.next(u) != w)) return false;
+      w = tree_.next(u);
       tops_.push_back(u);
     }
-    if (tops_.empty() || w == kNoVertexId || level_[w] != 1 || next_[w] != root) return false;
+    if (tops_.empty() || w == kNoVertexId || level_[w] != 1 || tree_.next(w) != root) return false;
     const EdgeId entry = g_.edge_at_port(w, col[w]);
     const std::uint32_t entry_bundle = bundles_.of_edge[entry];
     if (entry_bundle == kNoBundle) return false;
@@ -76,38 +69,31 @@ class Regrouper {
     const std::size_t first_change = changes.size();
     for (std::uint32_t i = 1; i < reached; ++i) {
       const Vertex u = order[i];
-      if (level_[u] != 1 || sub_[u] == 0.0 || next_[u] == kNoVertexId ||
-          std::find(tops_.begin(), tops_.end(), next_[u]) == tops_.end())
+      if (level_[u] != 1 || tree_.through(u) == 0.0 || tree_.next(u) == kNoVertexId ||
+          std::find(tops_.begin(), tops_.end(), tree_.next(u)) == tops_.end())
         continue;
       const EdgeId up = nth_edge(u, core, y);  // the mirror of the way down
       if (up == kNoEdge) {
-        undo(changes, first_change);
+        undo_changes(changes, first_change);
         return false;
       }
-      set(col, u, g_.out_port[up], changes);
+      set_entry(col, u, g_.out_port[up], changes);
     }
-    set(col, core, g_.out_port[down], changes);
+    set_entry(col, core, g_.out_port[down], changes);
     // Leaves of other pods: up over cable x of their bundle.
-    trace(order, reached, col);
+    tree_.trace(order, reached, col);
     for (std::uint32_t i = 1; i < reached; ++i) {
       const Vertex u = order[i];
-      const Vertex v = next_[u];
-      if (level_[u] != 0 || relays_[u] != 0 || v == kNoVertexId || next_[v] != core) continue;
+      const Vertex v = tree_.next(u);
+      if (level_[u] != 0 || tree_.relays(u) != 0 || v == kNoVertexId || tree_.next(v) != core)
+        continue;
       const EdgeId e = g_.edge_at_port(u, col[u]);
       const std::uint32_t b = bundles_.of_edge[e];
       if (b == kNoBundle || entry_size % bundles_.size(b) != 0) continue;
-      set(col, u, g_.out_port[bundles_.edge(b, x % bundles_.size(b))], changes);
+      set_entry(col, u, g_.out_port[bundles_.edge(b, x % bundles_.size(b))], changes);
     }
     ++turn;
-    if (changes.size() == first_change) return true;
-    // The load change: this LID's routes per edge after, minus before (the
-    // old ports put back for a moment: swapping twice restores).
-    add_loads(order, reached, col, +1.0, route_delta, dest_delta);
-    for (std::size_t k = changes.size(); k-- > first_change;)
-      std::swap(*changes[k].entry, changes[k].old_port);
-    add_loads(order, reached, col, -1.0, route_delta, dest_delta);
-    for (std::size_t k = first_change; k < changes.size(); ++k)
-      std::swap(*changes[k].entry, changes[k].old_port);
+    tree_.add_change(order, reached, col, changes, first_change, route_delta, dest_delta);
     return true;
   }
 
@@ -123,83 +109,21 @@ class Regrouper {
     return after > before + std::max(1.0, 0.01 * before);
   }
 
-  static void undo(std::vector<Change>& changes, std::size_t from) {
-    for (std::size_t k = changes.size(); k-- > from;) *changes[k].entry = changes[k].old_port;
-    changes.resize(from);
-  }
-
  private:
-  // next_ and sub_ (sources routed through each switch) of the LID's tree.
-  void trace(const std::uint16_t* order, std::uint32_t reached, const PortNum* col) {
-    for (std::uint32_t i = 1; i < reached; ++i) {
-      const Vertex u = order[i];
-      const EdgeId e = g_.edge_at_port(u, col[u]);
-      next_[u] = e == kNoEdge ? kNoVertexId : g_.target[e];
-      sub_[u] = sources_at_[u];
-      relays_[u] = 0;
-    }
-    next_[order[0]] = kNoVertexId;
-    sub_[order[0]] = 0.0;
-    relays_[order[0]] = 0;
-    // BFS order from the root: a switch's next hop comes before it.
-    for (std::uint32_t i = reached; i-- > 1;) {
-      const Vertex u = order[i];
-      if (next_[u] == kNoVertexId) continue;
-      sub_[next_[u]] += sub_[u];
-      ++relays_[next_[u]];
-    }
-  }
-
-  void add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col, double sign,
-                 std::vector<double>& route_delta, std::vector<double>& dest_delta) {
-    trace(order, reached, col);
-    for (std::uint32_t i = 1; i < reached; ++i) {
-      const Vertex u = order[i];
-      const EdgeId e = g_.edge_at_port(u, col[u]);
-      if (e == kNoEdge || sub_[u] == 0.0) continue;
-      route_delta[e] += sign * sub_[u];
-      dest_delta[e] += sign;
-    }
-  }
-
-  void set(PortNum* col, Vertex u, PortNum port, std::vector<Change>& changes) {
-    if (col[u] == port) return;
-    changes.push_back(Change{&col[u], col[u]});
-    col[u] = port;
-  }
-
   // w's (n mod count)-th distinct neighbour one level up, in port order.
   Vertex nth_neighbour_up(Vertex w, std::uint32_t n) {
-    up_.clear();
-    for (EdgeId e = g_.first_edge[w]; e < g_.first_edge[w + 1]; ++e) {
-      const Vertex t = g_.target[e];
-      if (level_[t] == level_[w] + 1 && std::find(up_.begin(), up_.end(), t) == up_.end())
-        up_.push_back(t);
-    }
+    neighbours_at_level(g_, level_, w, level_[w] + 1, up_);
     return up_.empty() ? kNoVertexId : up_[n % up_.size()];
   }
 
-  // The (n mod count)-th of u's cables to v, in port order; kNoEdge if none.
-  EdgeId nth_edge(Vertex u, Vertex v, std::uint32_t n) const {
-    if (u == kNoVertexId) return kNoEdge;
-    std::uint32_t count = 0;
-    for (EdgeId e = g_.first_edge[u]; e < g_.first_edge[u + 1]; ++e) count += g_.target[e] == v;
-    if (count == 0) return kNoEdge;
-    n %= count;
-    for (EdgeId e = g_.first_edge[u]; e < g_.first_edge[u + 1]; ++e)
-      if (g_.target[e] == v && n-- == 0) return e;
-    return kNoEdge;
-  }
+  EdgeId nth_edge(Vertex u, Vertex v, std::uint32_t n) const { return nth_cable(g_, u, v, n); }
 
   const RoutingGraph& g_;
   const HopLayers& layers_;
-  const std::uint32_t* sources_at_;
   PortNum* columns_;
   const Bundles& bundles_;
   const std::vector<std::uint32_t>& level_;
-  std::vector<Vertex> next_;
-  std::vector<double> sub_;
-  std::vector<std::uint32_t> relays_;  // switches whose next hop it is
+  LidTree tree_;
   std::vector<Vertex> up_;
   std::vector<Vertex> tops_;  // the cores carrying the LID's routes
   // Per (core, w): the next turn. Starting every pair at the same turn
@@ -219,11 +143,11 @@ TopRegroup regroup_tops(const RoutingGraph& graph, const CableShape& shape, cons
   if (!regrouper.applies()) return result;
   result.route_delta.assign(graph.edge_count(), 0.0);
   result.dest_delta.assign(graph.edge_count(), 0.0);
-  std::vector<Change> changes;
+  std::vector<ColumnChange> changes;
   for (const Destination& d : destinations)
     result.lids += regrouper.regroup(d, changes, result.route_delta, result.dest_delta);
   if (regrouper.overloads(routes, result.route_delta)) {
-    Regrouper::undo(changes, 0);
+    undo_changes(changes, 0);
     return TopRegroup{};
   }
   result.moved = changes.size();
