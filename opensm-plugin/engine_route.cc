@@ -101,6 +101,7 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
   stats->refine_passes = e->result.refine_passes_run;
   stats->converged = e->result.converged ? 1 : 0;
   stats->capacity_weights = e->result.capacity_weights ? 1 : 0;
+  stats->tree_layout = static_cast<int>(e->result.tree_layout);
   stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
   const auto& inc = e->result.incremental;
   stats->incremental = inc.used ? 1 : 0;

@@ -219,11 +219,14 @@ static int build_fwd_tables(void *context) {
   else
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
-            "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s%s\n",
+            "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s%s%s\n",
             stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
             stats.mean_load, stats.full_effort ? "full" : "fast", stats.refine_passes,
             stats.converged ? " (converged)" : "",
-            stats.capacity_weights ? "; load weighed by capacity" : "");
+            stats.capacity_weights ? "; load weighed by capacity" : "",
+            stats.tree_layout == 2   ? "; tree layout, round robin"
+            : stats.tree_layout == 1 ? "; tree layout"
+                                     : "");
   rc = 0;
 out:
   drop_snapshot(plugin);

@@ -98,6 +98,24 @@ def test_mixed_rates_weigh_load_by_capacity_as_offline(tmp_path):
     assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
 
 
+def test_tree_layout_inside_opensm_as_offline(tmp_path):
+    # A three-level tree where psssp keeps its tables laid out as on a fat
+    # tree, round robin (tree_layout.h): the plugin says so and programs the
+    # tables psssp-sim routes offline.
+    net = generate("fattree3", str(tmp_path / "fabric.net"), "--pods", 4, "--leaves", 3,
+                   "--hosts-per-leaf", 12, "--aggs", 3, "--cores-per-agg", 3, "--cables", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric)
+        assert "; tree layout, round robin" in osm.log, osm.log[-3000:]
+        topo, fts, _ = check_tables(tmp_path, fabric)
+    offline = tmp_path / "offline.dump"
+    proc = run([binary("psssp-sim"), "route", topo, "-o", offline])
+    assert "; tree layout, round robin" in proc.stderr, proc.stderr
+    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
+               check=False)
+    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+
+
 @pytest.mark.parametrize("effort", ["auto", "fast"])
 def test_effort_reaches_the_router_and_matches_offline(tmp_path, effort):
     # A torus routes with full effort by default (endpoint affinity, several

@@ -99,6 +99,9 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
                r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
   if (r.tie_break == RoutingOptions::TieBreak::first)
     std::fprintf(stderr, ", %sties to the lowest port", r.tie_slack > 0.0 ? "loose " : "");
+  if (r.tree_layout != RoutingResult::TreeLayout::off)
+    std::fprintf(stderr, "; tree layout%s",
+                 r.tree_layout == RoutingResult::TreeLayout::round_robin ? ", round robin" : "");
   if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
   if (r.estimate_switches >= 0.0)
     std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f", r.estimate_switches,
@@ -107,6 +110,9 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
     std::fprintf(stderr, ", interleaved with port-order ties %.4f", r.estimate_port_order);
   if (r.estimate_loose_ties >= 0.0)
     std::fprintf(stderr, ", switches with loose port-order ties %.4f", r.estimate_loose_ties);
+  if (r.estimate_tree_layout >= 0.0)
+    std::fprintf(stderr, ", tree layout %.4f, round robin %.4f", r.estimate_tree_layout,
+                 r.estimate_tree_layout_round_robin);
   if (r.estimate_switches >= 0.0) std::fprintf(stderr, ")");
   std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
@@ -135,6 +141,10 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
   report["tie_break"] = tie_break_name(r.tie_break);
   report["tie_slack"] = r.tie_slack;
   report["capacity_weights"] = r.capacity_weights;
+  report["tree_layout"] = r.tree_layout == RoutingResult::TreeLayout::off ? "off"
+                          : r.tree_layout == RoutingResult::TreeLayout::round_robin
+                              ? "round_robin"
+                              : "leaf_by_leaf";
   if (!o.previous.empty())
     report["incremental"] = {{"used", r.incremental.used},
                              {"full_reason", r.incremental.reason},
@@ -149,6 +159,10 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
           : cli::Json();
   if (r.estimate_port_order >= 0.0) report["estimated_ebb"]["port_order"] = r.estimate_port_order;
   if (r.estimate_loose_ties >= 0.0) report["estimated_ebb"]["loose_ties"] = r.estimate_loose_ties;
+  if (r.estimate_tree_layout >= 0.0) {
+    report["estimated_ebb"]["tree_layout"] = r.estimate_tree_layout;
+    report["estimated_ebb"]["tree_layout_round_robin"] = r.estimate_tree_layout_round_robin;
+  }
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }

@@ -39,11 +39,13 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // hypercubes, dragonflies) the port-order candidate is routed beside the
   // default: there it is worth up to 11% of eBB and needs far fewer virtual
   // layers ("Fast effort on direct networks"); fat trees and directors
-  // (switches without hosts) keep the one routing. The best estimate is
-  // kept, the earlier candidate on equal ones. The candidates (routing and
-  // estimate each) are tasks for the threads.
+  // (switches without hosts) keep the one routing. On three-level trees
+  // with full effort the default's tables laid out as on a fat tree
+  // (tree_layout.h) are two more candidates ("Tree layout"). The best
+  // estimate is kept, the earlier candidate on equal ones. The candidates
+  // (routing and estimate each) are tasks for the threads.
   using Tie = RoutingOptions::TieBreak;
-  enum Kind { kSwitches, kInterleaved, kPortOrder, kLooseTies };
+  enum Kind { kSwitches, kInterleaved, kPortOrder, kLooseTies, kTreeLayout, kTreeRoundRobin };
   const auto estimate_of = [](RoutingResult& r, Kind k) -> double& {
     switch (k) {
       case kSwitches:
@@ -52,8 +54,12 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
         return r.estimate_interleaved;
       case kPortOrder:
         return r.estimate_port_order;
-      default:
+      case kLooseTies:
         return r.estimate_loose_ties;
+      case kTreeLayout:
+        return r.estimate_tree_layout;
+      default:
+        return r.estimate_tree_layout_round_robin;
     }
   };
   std::vector<Kind> kinds;
@@ -96,6 +102,27 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       routed[i].tie_slack = other[i].tie_slack;
       estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, draws, false, by_capacity);
     });
+    // Three-level trees with full effort: the default's tables laid out as
+    // on a fat tree, LIDs leaf by leaf and round robin (no routing of their
+    // own: the layout decides every route that carries load).
+    if (full && first.minimal && first.tree_layouts && router.tree_shaped()) {
+      const std::size_t n = kinds.size();
+      kinds.insert(kinds.end(), {kTreeLayout, kTreeRoundRobin});
+      routed.resize(kinds.size());
+      estimate.resize(kinds.size(), -1.0);
+      parallel::parallel_for(2, threads, [&](std::size_t i, unsigned) {
+        RoutingResult& r = routed[n + i];
+        r = router.laid_out(
+            routed[0],
+            i == 0 ? routing::TreeLayoutOrder::leaf_by_leaf : routing::TreeLayoutOrder::round_robin,
+            1);
+        if (r.tree_layout == RoutingResult::TreeLayout::off) return;
+        r.order = first.order;
+        r.tie_break = first.tie_break;
+        r.tie_slack = first.tie_slack;
+        estimate[n + i] = estimate_ebb(fabric, r.lfts, hosts, draws, false, by_capacity);
+      });
+    }
     // The default is left only for a clear gain. With full effort: below
     // 0.2% routings that are the same up to renaming hosts (two-level trees)
     // differ on the estimate's 1000 bisections by noise alone. Fast effort

@@ -97,6 +97,10 @@ struct RoutingOptions {
   // row, the LIDs that share a cable of the second share one of the first
   // (parallel_cables.h); off only for experiments.
   bool align_parallel_cables = true;
+  // Order automatic on three-level trees with full effort: the default's
+  // tables laid out as on a fat tree are candidates too (tree_layout.h);
+  // off only for experiments.
+  bool tree_layouts = true;
 };
 
 struct RoutingResult {
@@ -117,6 +121,11 @@ struct RoutingResult {
   // lowest port (loose_ties) (else -1).
   double estimate_switches = -1.0, estimate_interleaved = -1.0, estimate_port_order = -1.0;
   double estimate_loose_ties = -1.0;
+  // The tree layouts' (leaf by leaf, round robin), where they were candidates.
+  double estimate_tree_layout = -1.0, estimate_tree_layout_round_robin = -1.0;
+  // The tables are the default candidate's with the host LIDs' routes laid
+  // out as on a fat tree (tree_layout.h), LIDs in this order.
+  enum class TreeLayout { off, leaf_by_leaf, round_robin } tree_layout = TreeLayout::off;
   // route_psssp_incremental only (incremental.h): kept, repaired, moved.
   struct Incremental {
     bool used = false;  // false: full routing (reason says why, if asked for)

@@ -24,6 +24,7 @@
 #include "psssp_routing.h"
 #include "routing_graph.h"
 #include "search_kernels.h"
+#include "tree_layout.h"
 
 namespace psssp::routing {
 
@@ -53,11 +54,18 @@ class Router {
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
   bool weighs_capacity() const { return loads_.weighs_capacity(); }
+  // Whether the switches form a three-level tree (tree_layout_applies).
+  bool tree_shaped() const;
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.
   bool prepare();
   RoutingResult run();
+  // After run() gave `ran`: its tables with the routes to the host LIDs laid
+  // out as on a fat tree (tree_layout.h), and its channel loads moved with
+  // them; tree_layout off (and no tables) where that does not apply. Reads
+  // only, so layouts may run side by side.
+  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads) const;
 
  private:
   Layers layers_of(const Destination& d);

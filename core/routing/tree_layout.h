@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// A fixed layout of the routes to every host LID of a three-level tree
+// (leaves with hosts, aggregation switches, cores), as ftree lays out its
+// routes: a candidate routing that psssp's automatic order keeps only when
+// its estimated eBB is ahead (psssp_routing.cc; psssp-route.md, "Tree
+// layout"). On most three-level trees psssp's own tables are ahead of it;
+// on some oversubscribed trees with bundles it is ahead of them (and of
+// ftree), where the regroup (top_regroup.h) cannot apply.
+//
+// The k-th load-carrying LID of leaf D (in LID order on D), with A = D's
+// aggregation switches in port order:
+//  - comes down from w = A[k mod |A|] over cable (k / |A|) mod X of the
+//    w -> D bundle (X cables);
+//  - comes down to w from core U[n mod |U|] (U: w's cores in port order, n:
+//    the LIDs w has had so far), over the core's cables to w dealt in turn,
+//    the turns of the core's i-th switch below starting i cables on;
+//  - leaves with hosts send it up to w (D's pod) or to their own switch
+//    above that reaches that core (other pods), dealing each of their
+//    bundles in turn; that switch sends it up over the cable the core's
+//    comes down (the mirror).
+// The turns and the counts n depend on the order the LIDs are laid out in:
+// leaf by leaf (vertex order), or round robin over the leaves (every leaf's
+// LID k before any leaf's LID k + 1), which gives each leaf's LIDs through w
+// one core where the leaves under w are a multiple of its cores. Neither
+// wins on every tree; both are candidates. Every path is minimal (checked
+// per entry); the switches' own LIDs and the entries no host's route uses
+// keep psssp's. The layout does not depend on the routing order.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "cable_bundles.h"
+#include "destinations.h"
+#include "hop_layers.h"
+#include "routing_graph.h"
+
+namespace psssp::routing {
+
+enum class TreeLayoutOrder { leaf_by_leaf, round_robin };
+
+struct TreeLayout {
+  bool applied = false;
+  std::size_t lids = 0;   // LIDs laid out
+  std::size_t moved = 0;  // LFT entries changed
+  // Per edge: routes and distinct destinations to add to the link loads.
+  std::vector<double> route_delta, dest_delta;
+};
+
+// Whether the switch graph is such a tree: hosts only on level 0, at most
+// level 2 with some switch there, and every cable between adjacent levels.
+bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
+
+// Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
+// above; changes nothing (applied false) where it does not apply or some
+// route would not be minimal.
+TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
+                        const std::vector<Destination>& destinations,
+                        const std::uint32_t* sources_at, TreeLayoutOrder order, PortNum* columns);
+
+}  // namespace psssp::routing
