@@ -43,6 +43,17 @@ def check_tables(tmp_path, fabric, name="fts"):
     return topo, fts, result.stdout
 
 
+def route_offline_and_compare(tmp_path, topo, fts, *route_args, name="offline"):
+    """psssp-sim route on the fabric read back from the switches must give
+    the programmed tables; returns the offline run (its summary on stderr)."""
+    offline = tmp_path / (name + ".dump")
+    proc = run([binary("psssp-sim"), "route", topo, "-o", offline, *route_args])
+    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
+               check=False)
+    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+    return proc
+
+
 @pytest.mark.parametrize("name", sorted(FABRICS))
 def test_plugin_routes_pass_check(tmp_path, name):
     net = generate(FABRICS[name][0], str(tmp_path / "fabric.net"), *FABRICS[name][1:])
@@ -73,47 +84,33 @@ def test_programmed_tables_equal_offline_route(tmp_path):
     with IbsimFabric(net, tmp_path) as fabric:
         route_with_plugin(fabric)
         topo, fts, _ = check_tables(tmp_path, fabric)
-    offline = tmp_path / "offline.dump"
-    run([binary("psssp-sim"), "route", topo, "-o", offline])
-    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
-               check=False)
-    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+    route_offline_and_compare(tmp_path, topo, fts)
 
 
-def test_mixed_rates_weigh_load_by_capacity_as_offline(tmp_path):
-    # A tree with a tenth of its cables at 1x: capacity=auto weighs load by
-    # capacity inside OpenSM, says so, and programs the tables psssp-sim
-    # routes from the fabric read back from the switches (rates included).
-    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 4, "--n", 3, "--rate",
-                   "4xEDR", "--degrade", 0.1, "--seed", 2)
+# Choices the router makes from the fabric alone, said in OpenSM's log and
+# in psssp-sim's summary, with the same tables inside OpenSM and offline:
+# - a tree with a tenth of its cables at 1x: capacity=auto weighs load by
+#   capacity (the rates come with the fabric read back from the switches);
+# - a three-level tree where the tables laid out as on a fat tree, round
+#   robin, are kept (tree_layout.h).
+SAID = {
+    "capacity-on-mixed-rates": (("kary-ntree", "--k", 4, "--n", 3, "--rate", "4xEDR",
+                                 "--degrade", 0.1, "--seed", 2), "; load weighed by capacity"),
+    "tree-layout": (("fattree3", "--pods", 4, "--leaves", 3, "--hosts-per-leaf", 12, "--aggs", 3,
+                     "--cores-per-agg", 3, "--cables", 2), "; tree layout, round robin"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAID))
+def test_choice_said_inside_opensm_and_offline(tmp_path, name):
+    spec, says = SAID[name]
+    net = generate(spec[0], str(tmp_path / "fabric.net"), *spec[1:])
     with IbsimFabric(net, tmp_path) as fabric:
         osm = route_with_plugin(fabric)
-        assert "load weighed by capacity" in osm.log, osm.log[-3000:]
+        assert says in osm.log, osm.log[-3000:]
         topo, fts, _ = check_tables(tmp_path, fabric)
-    offline = tmp_path / "offline.dump"
-    proc = run([binary("psssp-sim"), "route", topo, "-o", offline])
-    assert "load weighed by capacity" in proc.stderr, proc.stderr
-    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
-               check=False)
-    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
-
-
-def test_tree_layout_inside_opensm_as_offline(tmp_path):
-    # A three-level tree where psssp keeps its tables laid out as on a fat
-    # tree, round robin (tree_layout.h): the plugin says so and programs the
-    # tables psssp-sim routes offline.
-    net = generate("fattree3", str(tmp_path / "fabric.net"), "--pods", 4, "--leaves", 3,
-                   "--hosts-per-leaf", 12, "--aggs", 3, "--cores-per-agg", 3, "--cables", 2)
-    with IbsimFabric(net, tmp_path) as fabric:
-        osm = route_with_plugin(fabric)
-        assert "; tree layout, round robin" in osm.log, osm.log[-3000:]
-        topo, fts, _ = check_tables(tmp_path, fabric)
-    offline = tmp_path / "offline.dump"
-    proc = run([binary("psssp-sim"), "route", topo, "-o", offline])
-    assert "; tree layout, round robin" in proc.stderr, proc.stderr
-    same = run([binary("psssp-sim"), "check", topo, "--routes", fts, "--same-as", offline],
-               check=False)
-    assert same.returncode == 0 and "tables identical" in same.stdout, same.stdout[-3000:]
+    proc = route_offline_and_compare(tmp_path, topo, fts)
+    assert says in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("effort", ["auto", "fast"])
