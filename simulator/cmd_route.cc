@@ -111,8 +111,9 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
   if (r.estimate_loose_ties >= 0.0)
     std::fprintf(stderr, ", switches with loose port-order ties %.4f", r.estimate_loose_ties);
   if (r.estimate_tree_layout >= 0.0)
-    std::fprintf(stderr, ", tree layout %.4f, round robin %.4f", r.estimate_tree_layout,
-                 r.estimate_tree_layout_round_robin);
+    std::fprintf(stderr, ", tree layout %.4f", r.estimate_tree_layout);
+  if (r.estimate_tree_layout_round_robin >= 0.0)
+    std::fprintf(stderr, ", tree layout round robin %.4f", r.estimate_tree_layout_round_robin);
   if (r.estimate_switches >= 0.0) std::fprintf(stderr, ")");
   std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
@@ -159,10 +160,10 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
           : cli::Json();
   if (r.estimate_port_order >= 0.0) report["estimated_ebb"]["port_order"] = r.estimate_port_order;
   if (r.estimate_loose_ties >= 0.0) report["estimated_ebb"]["loose_ties"] = r.estimate_loose_ties;
-  if (r.estimate_tree_layout >= 0.0) {
+  if (r.estimate_tree_layout >= 0.0)
     report["estimated_ebb"]["tree_layout"] = r.estimate_tree_layout;
+  if (r.estimate_tree_layout_round_robin >= 0.0)
     report["estimated_ebb"]["tree_layout_round_robin"] = r.estimate_tree_layout_round_robin;
-  }
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }

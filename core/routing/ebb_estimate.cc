@@ -13,36 +13,37 @@ namespace {
 // after its source's own cable depends only on the source's switch and the
 // destination, and that cable carries one flow at most (every host is in one
 // flow), so it cannot be a flow's bottleneck.
+// With few runs on a large fabric (fast effort's estimate: 50 runs of 32768
+// hosts) a path is rarely needed twice and the table (8 bytes per switch
+// and host: 670 MB on a 32-ary 3-tree) would cost more than it saves; then
+// every path is traced when needed, into one run's channels.
 class PathCache {
  public:
-  PathCache(const RouteTracer& tracer, const std::vector<PortRef>& hosts)
+  PathCache(const RouteTracer& tracer, const std::vector<PortRef>& hosts, std::size_t lookups)
       : tracer_(tracer), hosts_(hosts), row_of_(hosts.size(), RouteTracer::kNoRow) {
     for (std::size_t h = 0; h < hosts.size(); ++h) {
       const RouteTracer::Start s = tracer.start(hosts[h]);
       if (s.status == TraceStatus::delivered) row_of_[h] = s.row;
     }
-    first_.assign(tracer.switch_count() * hosts.size(), kUnknown);
+    const std::size_t entries = tracer.switch_count() * hosts.size();
+    if (entries > 4 * lookups) return;  // no table: trace every path
+    first_.assign(entries, kUnknown);
     length_.assign(first_.size(), 0);
+  }
+
+  // Before each run: without a table, the last run's paths go.
+  void begin_run() {
+    if (first_.empty()) channels_.clear();
   }
 
   // The channels from host `src`'s switch to host `dst`, as [first, first +
   // length) of channels(); false: no route.
   bool path(std::size_t src, std::size_t dst, std::uint32_t& first, std::uint32_t& length) {
     if (row_of_[src] == RouteTracer::kNoRow) return false;
+    if (first_.empty()) return trace(src, dst, first, length);
     const std::size_t key = row_of_[src] * hosts_.size() + dst;
-    if (first_[key] == kUnknown) {
-      const std::size_t before = channels_.size();
-      const Lid lid = tracer_.fabric().port(hosts_[dst]).lid;
-      const TraceEnd end =
-          tracer_.trace(row_of_[src], lid, [&](ChannelId c) { channels_.push_back(c); });
-      if (end.status == TraceStatus::delivered) {
-        first_[key] = static_cast<std::uint32_t>(before);
-        length_[key] = static_cast<std::uint32_t>(channels_.size() - before);
-      } else {
-        channels_.resize(before);
-        first_[key] = kNoRoute;
-      }
-    }
+    if (first_[key] == kUnknown && !trace(src, dst, first_[key], length_[key]))
+      first_[key] = kNoRoute;
     first = first_[key];
     length = length_[key];
     return first != kNoRoute;
@@ -50,6 +51,21 @@ class PathCache {
   const ChannelId* channels() const { return channels_.data(); }
 
  private:
+  // Appends the path to channels(); false (nothing appended): no route.
+  bool trace(std::size_t src, std::size_t dst, std::uint32_t& first, std::uint32_t& length) {
+    const std::size_t before = channels_.size();
+    const Lid lid = tracer_.fabric().port(hosts_[dst]).lid;
+    const TraceEnd end =
+        tracer_.trace(row_of_[src], lid, [&](ChannelId c) { channels_.push_back(c); });
+    if (end.status != TraceStatus::delivered) {
+      channels_.resize(before);
+      return false;
+    }
+    first = static_cast<std::uint32_t>(before);
+    length = static_cast<std::uint32_t>(channels_.size() - before);
+    return true;
+  }
+
   static constexpr std::uint32_t kUnknown = 0xFFFFFFFFu, kNoRoute = 0xFFFFFFFEu;
   const RouteTracer& tracer_;
   const std::vector<PortRef>& hosts_;
@@ -74,20 +90,21 @@ double estimate_ebb(const Fabric& f, const ForwardingTables& lfts,
   const unsigned runs = draws.runs();
   if (hosts.size() < 2 || runs == 0 || draws.ranks() != hosts.size()) return 0.0;
   const RouteTracer tracer(f, lfts);
-  PathCache cache(tracer, hosts);
+  const std::size_t flows = both_ways ? 2 * (hosts.size() / 2) : hosts.size() / 2;
+  PathCache cache(tracer, hosts, static_cast<std::size_t>(runs) * flows);
   std::vector<double> gbps, host_gbps, injection;  // by_capacity only
   if (by_capacity) {
     gbps = channel_gbps(f);
     for (const PortRef h : hosts) host_gbps.push_back(gbps[f.channel(h)]);
   }
   std::vector<std::uint32_t> load(f.channel_count(), 0);
-  const std::size_t flows = both_ways ? 2 * (hosts.size() / 2) : hosts.size() / 2;
   std::vector<std::uint32_t> begin, end;  // the routed flows, in flow order
   double total = 0.0;
   for (unsigned r = 0; r < runs; ++r) {
     begin.clear();
     end.clear();
     injection.clear();
+    cache.begin_run();
     bisection_pairs(draws.run(r), hosts.size(), both_ways,
                     [&](std::uint32_t src, std::uint32_t dst) {
                       std::uint32_t first = 0, length = 0;

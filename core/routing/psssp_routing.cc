@@ -40,10 +40,10 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   // default: there it is worth up to 11% of eBB and needs far fewer virtual
   // layers ("Fast effort on direct networks"); fat trees and directors
   // (switches without hosts) keep the one routing. On three-level trees
-  // with full effort the default's tables laid out as on a fat tree
+  // (either effort) the default's tables laid out as on a fat tree
   // (tree_layout.h) are two more candidates ("Tree layout"). The best
-  // estimate is kept, the earlier candidate on equal ones. The candidates
-  // (routing and estimate each) are tasks for the threads.
+  // estimate is kept, the earlier candidate on equal ones. The routed
+  // candidates (routing and estimate each) are tasks for the threads.
   using Tie = RoutingOptions::TieBreak;
   enum Kind { kSwitches, kInterleaved, kPortOrder, kLooseTies, kTreeLayout, kTreeRoundRobin };
   const auto estimate_of = [](RoutingResult& r, Kind k) -> double& {
@@ -65,6 +65,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   std::vector<Kind> kinds;
   unsigned estimate_runs = options.estimate_runs;
   bool full = false;
+  bool layouts = false;  // the tree layouts are candidates too
   if (options.order == Order::automatic) {
     const bool port_order = options.tie_break == Tie::path;
     full = router.prepare();
@@ -80,8 +81,10 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
                          : std::vector<Kind>{kSwitches, kInterleaved};
     else if (port_order && router.hosts_on_every_switch())
       kinds = {kSwitches, kPortOrder};
+    layouts = first.minimal && first.tree_layouts && router.tree_shaped();
+    if (layouts && kinds.empty()) kinds = {kSwitches};
   }
-  if (kinds.size() > 1) {
+  if (kinds.size() > 1 || layouts) {
     const unsigned threads = parallel::effective_threads(options.threads);
     std::vector<RoutingOptions> other(kinds.size(), first);
     for (std::size_t i = 1; i < kinds.size(); ++i) {
@@ -102,27 +105,6 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
       routed[i].tie_slack = other[i].tie_slack;
       estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, draws, false, by_capacity);
     });
-    // Three-level trees with full effort: the default's tables laid out as
-    // on a fat tree, LIDs leaf by leaf and round robin (no routing of their
-    // own: the layout decides every route that carries load).
-    if (full && first.minimal && first.tree_layouts && router.tree_shaped()) {
-      const std::size_t n = kinds.size();
-      kinds.insert(kinds.end(), {kTreeLayout, kTreeRoundRobin});
-      routed.resize(kinds.size());
-      estimate.resize(kinds.size(), -1.0);
-      parallel::parallel_for(2, threads, [&](std::size_t i, unsigned) {
-        RoutingResult& r = routed[n + i];
-        r = router.laid_out(
-            routed[0],
-            i == 0 ? routing::TreeLayoutOrder::leaf_by_leaf : routing::TreeLayoutOrder::round_robin,
-            1);
-        if (r.tree_layout == RoutingResult::TreeLayout::off) return;
-        r.order = first.order;
-        r.tie_break = first.tie_break;
-        r.tie_slack = first.tie_slack;
-        estimate[n + i] = estimate_ebb(fabric, r.lfts, hosts, draws, false, by_capacity);
-      });
-    }
     // The default is left only for a clear gain. With full effort: below
     // 0.2% routings that are the same up to renaming hosts (two-level trees)
     // differ on the estimate's 1000 bisections by noise alone. Fast effort
@@ -132,7 +114,43 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < kinds.size(); ++i)
       if (estimate[i] > estimate[best] * (best == 0 ? margin : 1.0)) best = i;
+    // Three-level trees: the default's tables laid out as on a fat tree,
+    // LIDs leaf by leaf (full effort only: it was ahead on one tree of 13,
+    // round robin on four), then round robin (no routing of their own: the
+    // layout decides every route that carries load). One at a time, their
+    // channel loads only for the one kept (a 32-ary 3-tree's tables are
+    // 110 MB, the loads' traces most of a layout's time).
+    std::size_t laid_best = 0;  // 1 + the order of the best layout, 0: none
+    std::vector<routing::TreeLayoutOrder> layout_orders;
+    if (layouts && full) layout_orders.push_back(routing::TreeLayoutOrder::leaf_by_leaf);
+    if (layouts) layout_orders.push_back(routing::TreeLayoutOrder::round_robin);
+    // The default's tables are rebuilt from the router if it stays the best:
+    // meanwhile a layout's own take their place in memory.
+    if (layouts) routed[0].lfts = ForwardingTables();
+    for (const routing::TreeLayoutOrder order : layout_orders) {
+      kinds.push_back(order == routing::TreeLayoutOrder::leaf_by_leaf ? kTreeLayout
+                                                                      : kTreeRoundRobin);
+      estimate.push_back(-1.0);
+      const RoutingResult laid = router.laid_out(routed[0], order, false, threads);
+      if (laid.tree_layout == RoutingResult::TreeLayout::off) continue;
+      estimate.back() = estimate_ebb(fabric, laid.lfts, hosts, draws, false, by_capacity);
+      if (estimate.back() <= estimate[best] * (best == 0 ? margin : 1.0)) continue;
+      best = estimate.size() - 1;
+      laid_best = 1 + static_cast<std::size_t>(order);
+    }
+    if (laid_best) {
+      routed[0] = router.laid_out(routed[0], static_cast<routing::TreeLayoutOrder>(laid_best - 1),
+                                  true, threads);
+      best = 0;  // in its place
+    } else if (layouts && best == 0) {
+      routed[0].lfts = router.tables();
+    }
     result = std::move(routed[best]);
+    if (laid_best) {
+      result.order = first.order;
+      result.tie_break = first.tie_break;
+      result.tie_slack = first.tie_slack;
+    }
     for (std::size_t i = 0; i < kinds.size(); ++i) estimate_of(result, kinds[i]) = estimate[i];
   } else {
     result = router.run();

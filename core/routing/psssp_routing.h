@@ -97,9 +97,9 @@ struct RoutingOptions {
   // row, the LIDs that share a cable of the second share one of the first
   // (parallel_cables.h); off only for experiments.
   bool align_parallel_cables = true;
-  // Order automatic on three-level trees with full effort: the default's
-  // tables laid out as on a fat tree are candidates too (tree_layout.h);
-  // off only for experiments.
+  // Order automatic on three-level trees: the default's tables laid out as
+  // on a fat tree are candidates too (tree_layout.h); off only for
+  // experiments.
   bool tree_layouts = true;
 };
 

@@ -105,22 +105,24 @@ RoutingResult Router::run() {
   return result;
 }
 
-RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order,
+RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
                                unsigned threads) const {
   RoutingResult result;
   if (!options_.minimal) return result;
   std::vector<PortNum> columns = columns_;
   const CableShape shape(graph_, problem_.sources_at.data());
   const TreeLayout laid = lay_out_tree(graph_, shape, layers_, problem_.destinations,
-                                       problem_.sources_at.data(), order, columns.data());
+                                       problem_.sources_at.data(), order, loads, columns.data());
   if (!laid.applied) return result;
   result.tree_layout = order == TreeLayoutOrder::round_robin
                            ? RoutingResult::TreeLayout::round_robin
                            : RoutingResult::TreeLayout::leaf_by_leaf;
   result.lfts = tables_from_columns(fabric_, graph_.view, columns, threads);
-  result.channel_load = ran.channel_load;
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e)
-    result.channel_load[graph_.channel[e]] += laid.route_delta[e];
+  if (loads) {
+    result.channel_load = ran.channel_load;
+    for (EdgeId e = 0; e < graph_.edge_count(); ++e)
+      result.channel_load[graph_.channel[e]] += laid.route_delta[e];
+  }
   result.unreachable = ran.unreachable;
   result.full_effort = ran.full_effort;
   result.refine_passes_run = ran.refine_passes_run;

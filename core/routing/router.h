@@ -61,11 +61,15 @@ class Router {
   // returns whether the routing will be full effort.
   bool prepare();
   RoutingResult run();
+  // After run(): its tables again (the same bytes).
+  ForwardingTables tables() const { return transpose_columns(); }
   // After run() gave `ran`: its tables with the routes to the host LIDs laid
-  // out as on a fat tree (tree_layout.h), and its channel loads moved with
-  // them; tree_layout off (and no tables) where that does not apply. Reads
-  // only, so layouts may run side by side.
-  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads) const;
+  // out as on a fat tree (tree_layout.h), and with `loads` its channel loads
+  // moved with them (else none: enough to compare candidates); tree_layout
+  // off (and no tables) where that does not apply. Reads only, so layouts
+  // may run side by side.
+  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
+                         unsigned threads) const;
 
  private:
   Layers layers_of(const Destination& d);

@@ -3,7 +3,6 @@
 #include "tree_layout.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "lid_tree.h"
 
@@ -18,13 +17,28 @@ class Layout {
         layers_(layers),
         sources_at_(sources_at),
         columns_(columns),
+        bundles_(shape.bundles),
         level_(shape.level),
-        tree_(g, sources_at) {}
+        tree_(g, sources_at),
+        back_(g.edge_count(), kNoEdge),
+        turns_(g.edge_count(), 0),
+        lids_through_(g.vertex_count, 0),
+        stamp_(g.vertex_count, 0),
+        via_(g.vertex_count, kNoVertexId),
+        via_edge_(g.vertex_count, kNoEdge),
+        up_edge_(g.vertex_count, kNoEdge) {
+    // Each edge's way back: the first cable (port order) of its target to
+    // its source.
+    for (Vertex u = 0; u < g.vertex_count; ++u)
+      for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e)
+        back_[e] = nth_cable(g, g.target[e], u, 0);
+  }
 
   // Lays out the routes to d, the k-th LID of its leaf; false (nothing
-  // changed) if one would not be minimal.
+  // changed) if one would not be minimal. About one step per LFT entry set:
+  // the switches below w and below the core are marked first.
   bool lay_out(const Destination& d, std::uint32_t k, std::vector<ColumnChange>& changes,
-               std::vector<double>& route_delta, std::vector<double>& dest_delta) {
+               std::vector<double>* route_delta, std::vector<double>* dest_delta) {
     const Vertex leaf = d.vertex;
     PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
     const std::uint16_t* order = layers_.order(leaf);
@@ -37,40 +51,80 @@ class Layout {
     neighbours_at_level(g_, level_, w, 2, cores_);
     if (cores_.empty()) return false;
     const Vertex core = cores_[lids_through_[w]++ % cores_.size()];
-    const std::uint32_t y = turn(core, w) + position_below(core, w);
+    const EdgeId core_to_w = nth_cable(g_, core, w, 0);
+    const std::uint32_t y = turns_[core_to_w]++ + position_below(core, w);
+    mark_below(w, core);
     const std::size_t first = changes.size();
-    bool minimal = set_toward(col, w, nth_cable(g_, w, leaf, k / a), changes) &&
-                   set_toward(col, core, nth_cable(g_, core, w, y), changes);
+    bool minimal = set_toward(col, w, cable(nth_cable(g_, w, leaf, 0), k / a), changes) &&
+                   set_toward(col, core, cable(core_to_w, y), changes);
     for (std::uint32_t i = 1; i < reached && minimal; ++i) {
       const Vertex u = order[i];
       if (level_[u] != 0 || sources_at_[u] == 0) continue;
-      if (nth_cable(g_, u, w, 0) != kNoEdge) {  // w's pod
-        minimal = set_toward(col, u, nth_cable(g_, u, w, turn(u, w)), changes);
-        continue;
+      if (stamp_[u] != stamp_now_) {  // reaches neither w nor a switch below the core
+        minimal = false;
+        break;
       }
-      const Vertex v = switch_above_reaching(u, core);
-      minimal = v != kNoVertexId && set_toward(col, u, nth_cable(g_, u, v, turn(u, v)), changes) &&
-                set_toward(col, v, nth_cable(g_, v, core, y), changes);
+      const Vertex v = via_[u];  // w, or the switch above u below the core
+      minimal = set_toward(col, u, cable(via_edge_[u], turns_[via_edge_[u]]++), changes) &&
+                (v == w || set_toward(col, v, cable(up_edge_[v], y), changes));
     }
     if (!minimal) {
       undo_changes(changes, first);
       return false;
     }
-    tree_.add_change(order, reached, col, changes, first, route_delta, dest_delta);
+    if (route_delta)
+      tree_.add_change(order, reached, col, changes, first, *route_delta, *dest_delta);
     return true;
   }
 
  private:
+  // Marks the leaves below w (they go up to w), then those below the
+  // core's other switches, each by the first such switch in the core's port
+  // order (they go up to it, and it up to the core).
+  void mark_below(Vertex w, Vertex core) {
+    if (++stamp_now_ == 0) {  // wrapped: forget all
+      std::fill(stamp_.begin(), stamp_.end(), 0u);
+      stamp_now_ = 1;
+    }
+    mark_leaves_below(w, w);
+    for (EdgeId e = g_.first_edge[core]; e < g_.first_edge[core + 1]; ++e) {
+      const Vertex v = g_.target[e];
+      if (v == w || level_[v] + 1 != level_[core] || up_edge_stamp(v)) continue;
+      up_edge_[v] = back_[e];
+      mark_leaves_below(v, v);
+    }
+  }
+
+  // Whether v's way up to the core is set for this LID already.
+  bool up_edge_stamp(Vertex v) {
+    const bool seen = stamp_[v] == stamp_now_;
+    stamp_[v] = stamp_now_;
+    return seen;
+  }
+
+  void mark_leaves_below(Vertex v, Vertex via) {
+    for (EdgeId e = g_.first_edge[v]; e < g_.first_edge[v + 1]; ++e) {
+      const Vertex u = g_.target[e];
+      if (level_[u] != 0 || stamp_[u] == stamp_now_) continue;
+      stamp_[u] = stamp_now_;
+      via_[u] = via;
+      via_edge_[u] = back_[e];
+    }
+  }
+
+  // The n-th (mod count) of the cables that edge e's bundle holds, in port
+  // order (e itself outside a bundle).
+  EdgeId cable(EdgeId e, std::uint32_t n) const {
+    if (e == kNoEdge) return kNoEdge;
+    const std::uint32_t b = bundles_.of_edge[e];
+    return b == kNoBundle ? e : bundles_.edge(b, n % bundles_.size(b));
+  }
+
   // Sets u's entry to edge e if e leads one hop closer to the LID's switch.
   bool set_toward(PortNum* col, Vertex u, EdgeId e, std::vector<ColumnChange>& changes) {
     if (e == kNoEdge || hops_[g_.target[e]] + 1 != hops_[u]) return false;
     set_entry(col, u, g_.out_port[e], changes);
     return true;
-  }
-
-  // The next turn of u's cables to v (each bundle dealt in turn).
-  std::uint32_t turn(Vertex u, Vertex v) {
-    return turns_[std::uint64_t{u} * g_.vertex_count + v]++;
   }
 
   // w's place among the core's switches one level down, in port order: the
@@ -83,24 +137,24 @@ class Layout {
     return static_cast<std::uint32_t>(std::find(below_.begin(), below_.end(), w) - below_.begin());
   }
 
-  // u's first switch above (port order) with a cable to core.
-  Vertex switch_above_reaching(Vertex u, Vertex core) {
-    neighbours_at_level(g_, level_, u, level_[u] + 1, up_);
-    for (const Vertex v : up_)
-      if (nth_cable(g_, v, core, 0) != kNoEdge) return v;
-    return kNoVertexId;
-  }
-
   const RoutingGraph& g_;
   const HopLayers& layers_;
   const std::uint32_t* sources_at_;
   PortNum* columns_;
+  const Bundles& bundles_;
   const std::vector<std::uint32_t>& level_;
   LidTree tree_;
   const std::uint16_t* hops_ = nullptr;  // to the current LID's switch
-  std::vector<Vertex> above_, cores_, below_, up_;
-  std::unordered_map<Vertex, std::uint32_t> lids_through_;  // per aggregation switch
-  std::unordered_map<std::uint64_t, std::uint32_t> turns_;  // per (switch, switch)
+  std::vector<Vertex> above_, cores_, below_;
+  std::vector<EdgeId> back_;                 // per edge: the first cable back
+  std::vector<std::uint32_t> turns_;         // per first cable of a pair: the next turn
+  std::vector<std::uint32_t> lids_through_;  // per aggregation switch
+  // This LID's marks: stamp_[u] == stamp_now_ for the switches set below.
+  std::uint32_t stamp_now_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<Vertex> via_;       // per leaf: the switch it goes up to
+  std::vector<EdgeId> via_edge_;  // and its first cable there
+  std::vector<EdgeId> up_edge_;   // per switch below the core: its first cable up to it
 };
 
 }  // namespace
@@ -119,7 +173,8 @@ bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape) {
 
 TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
                         const std::vector<Destination>& destinations,
-                        const std::uint32_t* sources_at, TreeLayoutOrder order, PortNum* columns) {
+                        const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
+                        PortNum* columns) {
   TreeLayout result;
   if (!tree_layout_applies(graph, shape)) return result;
   // Each leaf's LIDs in LID order (k), leaves in vertex order.
@@ -138,19 +193,21 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
   if (order == TreeLayoutOrder::round_robin)
     std::stable_sort(laid.begin(), laid.end(),
                      [](const Laid& a, const Laid& b) { return a.k < b.k; });
-  result.route_delta.assign(graph.edge_count(), 0.0);
-  result.dest_delta.assign(graph.edge_count(), 0.0);
+  if (with_loads) {
+    result.route_delta.assign(graph.edge_count(), 0.0);
+    result.dest_delta.assign(graph.edge_count(), 0.0);
+  }
   Layout layout(graph, shape, layers, sources_at, columns);
-  std::vector<ColumnChange> changes;
+  std::vector<ColumnChange> changes;  // one LID's
   for (const Laid& l : laid) {
-    if (!layout.lay_out(*l.d, l.k, changes, result.route_delta, result.dest_delta)) {
-      undo_changes(changes, 0);
+    changes.clear();
+    if (!layout.lay_out(*l.d, l.k, changes, with_loads ? &result.route_delta : nullptr,
+                        with_loads ? &result.dest_delta : nullptr))
       return TreeLayout{};
-    }
+    result.moved += changes.size();
   }
   result.applied = true;
   result.lids = laid.size();
-  result.moved = changes.size();
   return result;
 }
 

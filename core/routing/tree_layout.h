@@ -44,7 +44,7 @@ struct TreeLayout {
   std::size_t lids = 0;   // LIDs laid out
   std::size_t moved = 0;  // LFT entries changed
   // Per edge: routes and distinct destinations to add to the link loads.
-  std::vector<double> route_delta, dest_delta;
+  std::vector<double> route_delta, dest_delta;  // with_loads only
 };
 
 // Whether the switch graph is such a tree: hosts only on level 0, at most
@@ -52,10 +52,12 @@ struct TreeLayout {
 bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
 
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
-// above; changes nothing (applied false) where it does not apply or some
-// route would not be minimal.
+// above, with the load change (route_delta, dest_delta) if `with_loads`.
+// applied false where it does not apply or some route would not be
+// minimal; `columns` may then be laid out in part (lay out a copy).
 TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
                         const std::vector<Destination>& destinations,
-                        const std::uint32_t* sources_at, TreeLayoutOrder order, PortNum* columns);
+                        const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
+                        PortNum* columns);
 
 }  // namespace psssp::routing

@@ -61,7 +61,7 @@ Laid lay_out(const Fabric& f, routing::TreeLayoutOrder order) {
   routing::Router router(f, o);
   Laid l;
   l.ran = router.run();
-  l.laid = router.laid_out(l.ran, order, 1);
+  l.laid = router.laid_out(l.ran, order, true, 1);
   return l;
 }
 
@@ -118,6 +118,24 @@ TEST(TreeLayout, KeptWhereItIsEstimatedAhead) {
   for (const double other : {r.estimate_switches, r.estimate_interleaved, r.estimate_port_order,
                              r.estimate_loose_ties, r.estimate_tree_layout})
     EXPECT_GT(r.estimate_tree_layout_round_robin, other);
+  EXPECT_GT(testing::estimate_ebb(f, r.lfts, 4000),
+            1.01 * testing::estimate_ebb(f, plain.lfts, 4000));
+}
+
+TEST(TreeLayout, FastEffortTriesRoundRobin) {
+  // Fast effort (large trees): the round-robin layout alone, kept 0.5%
+  // ahead.
+  const Fabric f = three_level(4, 3, 12, 3, 3, 2);
+  RoutingOptions fast;
+  fast.effort = RoutingOptions::Effort::fast;
+  const RoutingResult r = route_psssp(f, fast);
+  EXPECT_FALSE(r.full_effort);
+  EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::round_robin);
+  EXPECT_LT(r.estimate_tree_layout, 0.0);
+  EXPECT_GT(r.estimate_tree_layout_round_robin, 1.005 * r.estimate_switches);
+  fast.tree_layouts = false;
+  const RoutingResult plain = route_psssp(f, fast);
+  EXPECT_EQ(plain.tree_layout, RoutingResult::TreeLayout::off);
   EXPECT_GT(testing::estimate_ebb(f, r.lfts, 4000),
             1.01 * testing::estimate_ebb(f, plain.lfts, 4000));
 }
