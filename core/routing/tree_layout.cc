@@ -52,6 +52,7 @@ class Layout {
     if (cores_.empty()) return false;
     const Vertex core = cores_[lids_through_[w]++ % cores_.size()];
     const EdgeId core_to_w = nth_cable(g_, core, w, 0);
+    if (core_to_w == kNoEdge) return false;  // a cable usable one way only
     const std::uint32_t y = turns_[core_to_w]++ + position_below(core, w);
     mark_below(w, core);
     const std::size_t first = changes.size();
@@ -65,7 +66,8 @@ class Layout {
         break;
       }
       const Vertex v = via_[u];  // w, or the switch above u below the core
-      minimal = set_toward(col, u, cable(via_edge_[u], turns_[via_edge_[u]]++), changes) &&
+      minimal = via_edge_[u] != kNoEdge &&
+                set_toward(col, u, cable(via_edge_[u], turns_[via_edge_[u]]++), changes) &&
                 (v == w || set_toward(col, v, cable(up_edge_[v], y), changes));
     }
     if (!minimal) {
