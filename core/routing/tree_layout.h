@@ -14,17 +14,19 @@
 //  - comes down to w from core U[n mod |U|] (U: w's cores in port order, n:
 //    the LIDs w has had so far), over the core's cables to w dealt in turn,
 //    the turns of the core's i-th switch below starting i cables on;
-//  - leaves with hosts send it up to w (D's pod) or to their own switch
-//    above that reaches that core (other pods), dealing each of their
-//    bundles in turn; that switch sends it up over the cable the core's
-//    comes down (the mirror).
+//  - leaves with hosts send it up to w (those below w) or to the core's
+//    first switch below (port order) that has them below it, dealing each
+//    of their bundles in turn; that switch sends it up over the cable the
+//    core's comes down (the mirror).
 // The turns and the counts n depend on the order the LIDs are laid out in:
 // leaf by leaf (vertex order), or round robin over the leaves (every leaf's
 // LID k before any leaf's LID k + 1), which gives each leaf's LIDs through w
 // one core where the leaves under w are a multiple of its cores. Neither
-// wins on every tree; both are candidates. Every path is minimal (checked
-// per entry); the switches' own LIDs and the entries no host's route uses
-// keep psssp's. The layout does not depend on the routing order.
+// wins on every tree; both are candidates with full effort, round robin
+// with fast effort. Every path is minimal (checked per entry; a leaf that
+// reaches neither w nor a switch below the core refuses the tree too); the
+// switches' own LIDs and the entries no host's route uses keep psssp's. The
+// layout does not depend on the routing order.
 #pragma once
 
 #include <cstddef>
