@@ -45,20 +45,20 @@ void LidTree::trace(const std::uint16_t* order, std::uint32_t reached, const Por
 
 void LidTree::add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col,
                         double sign, std::vector<double>& route_delta,
-                        std::vector<double>& dest_delta) {
+                        std::vector<double>* dest_delta) {
   trace(order, reached, col);
   for (std::uint32_t i = 1; i < reached; ++i) {
     const Vertex u = order[i];
     const EdgeId e = g_.edge_at_port(u, col[u]);
     if (e == kNoEdge || through_[u] == 0.0) continue;
     route_delta[e] += sign * through_[u];
-    dest_delta[e] += sign;
+    if (dest_delta) (*dest_delta)[e] += sign;
   }
 }
 
 void LidTree::add_change(const std::uint16_t* order, std::uint32_t reached, PortNum* col,
                          std::vector<ColumnChange>& changes, std::size_t from,
-                         std::vector<double>& route_delta, std::vector<double>& dest_delta) {
+                         std::vector<double>& route_delta, std::vector<double>* dest_delta) {
   if (changes.size() == from) return;
   add_loads(order, reached, col, +1.0, route_delta, dest_delta);
   // The old ports back for a moment: swapping twice restores.

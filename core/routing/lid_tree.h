@@ -6,8 +6,8 @@
 //
 //   LidTree tree(graph, sources_at);
 //   tree.trace(order, reached, col);           // next(u), through(u)
-//   set(col, u, port, changes);                 // edits, undoable
-//   tree.add_change(order, reached, col, changes, first, route_delta, dest_delta);
+//   set_entry(col, u, port, changes);           // edits, undoable
+//   tree.add_change(order, reached, col, changes, first, route_delta, &dest_delta);
 #pragma once
 
 #include <cstddef>
@@ -46,16 +46,16 @@ class LidTree {
   // Switches whose next hop is u.
   std::uint32_t relays(Vertex u) const { return relays_[u]; }
 
-  // The LID's routes (and 1 destination) per edge after changes[from..]
-  // minus before, into route_delta / dest_delta. Leaves col as it is and
-  // the tree traced on the old entries.
+  // The LID's routes (and 1 destination, unless dest_delta is null) per
+  // edge after changes[from..] minus before, into route_delta / dest_delta.
+  // Leaves col as it is and the tree traced on the old entries.
   void add_change(const std::uint16_t* order, std::uint32_t reached, PortNum* col,
                   std::vector<ColumnChange>& changes, std::size_t from,
-                  std::vector<double>& route_delta, std::vector<double>& dest_delta);
+                  std::vector<double>& route_delta, std::vector<double>* dest_delta);
 
  private:
   void add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col, double sign,
-                 std::vector<double>& route_delta, std::vector<double>& dest_delta);
+                 std::vector<double>& route_delta, std::vector<double>* dest_delta);
 
   const RoutingGraph& g_;
   const std::uint32_t* sources_at_;

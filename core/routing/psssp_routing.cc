@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <vector>
 
 #include "ebb_estimate.h"
@@ -120,7 +121,7 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     // layout decides every route that carries load). One at a time, their
     // channel loads only for the one kept (a 32-ary 3-tree's tables are
     // 110 MB, the loads' traces most of a layout's time).
-    std::size_t laid_best = 0;  // 1 + the order of the best layout, 0: none
+    std::optional<routing::TreeLayoutOrder> laid_best;  // the best layout's order, if one is
     std::vector<routing::TreeLayoutOrder> layout_orders;
     if (layouts && full) layout_orders.push_back(routing::TreeLayoutOrder::leaf_by_leaf);
     if (layouts) layout_orders.push_back(routing::TreeLayoutOrder::round_robin);
@@ -130,27 +131,21 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     for (const routing::TreeLayoutOrder order : layout_orders) {
       kinds.push_back(order == routing::TreeLayoutOrder::leaf_by_leaf ? kTreeLayout
                                                                       : kTreeRoundRobin);
-      estimate.push_back(-1.0);
       const RoutingResult laid = router.laid_out(routed[0], order, false, threads);
-      if (laid.tree_layout == RoutingResult::TreeLayout::off) continue;
-      estimate.back() = estimate_ebb(fabric, laid.lfts, hosts, draws, false, by_capacity);
+      estimate.push_back(laid.tree_layout == RoutingResult::TreeLayout::off
+                             ? -1.0
+                             : estimate_ebb(fabric, laid.lfts, hosts, draws, false, by_capacity));
       if (estimate.back() <= estimate[best] * (best == 0 ? margin : 1.0)) continue;
       best = estimate.size() - 1;
-      laid_best = 1 + static_cast<std::size_t>(order);
+      laid_best = order;
     }
     if (laid_best) {
-      routed[0] = router.laid_out(routed[0], static_cast<routing::TreeLayoutOrder>(laid_best - 1),
-                                  true, threads);
-      best = 0;  // in its place
+      routed[0] = router.laid_out(routed[0], *laid_best, true, threads);  // with its loads
+      best = 0;                                                           // in its place
     } else if (layouts && best == 0) {
       routed[0].lfts = router.tables();
     }
     result = std::move(routed[best]);
-    if (laid_best) {
-      result.order = first.order;
-      result.tie_break = first.tie_break;
-      result.tie_slack = first.tie_slack;
-    }
     for (std::size_t i = 0; i < kinds.size(); ++i) estimate_of(result, kinds[i]) = estimate[i];
   } else {
     result = router.run();

@@ -12,9 +12,7 @@
 
 namespace psssp::routing {
 
-bool Router::tree_shaped() const {
-  return tree_layout_applies(graph_, CableShape(graph_, problem_.sources_at.data()));
-}
+bool Router::tree_shaped() const { return shape_ && tree_layout_applies(graph_, *shape_); }
 
 bool Router::prepare() {
   if (prepared_) return full_effort_;
@@ -35,6 +33,7 @@ bool Router::prepare() {
       options_.minimal && !options_.boost_kernel &&
       static_cast<double>(graph_.edge_count()) * static_cast<double>(root_count) < 2e9;
   layers_ = HopLayers(graph_, roots, parallel::effective_threads(options_.threads), dag_lists);
+  if (options_.minimal) shape_.emplace(graph_, problem_.sources_at.data());
   full_effort_ = full_effort();
   if (full_effort_)
     affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
@@ -86,13 +85,12 @@ RoutingResult Router::run() {
   }
   route_without_load(std::move(later));
   if (options_.minimal && options_.align_parallel_cables) {
-    const CableShape shape(graph_, problem_.sources_at.data());
     const TopRegroup regrouped =
-        regroup_tops(graph_, shape, layers_, problem_.destinations, problem_.sources_at.data(),
+        regroup_tops(graph_, *shape_, layers_, problem_.destinations, problem_.sources_at.data(),
                      loads_.routes(), columns_.data());
     if (regrouped.moved) loads_.add_totals(regrouped.route_delta, regrouped.dest_delta);
     const CableAlignment aligned =
-        align_parallel_cables(graph_, shape, layers_, problem_.destinations,
+        align_parallel_cables(graph_, *shape_, layers_, problem_.destinations,
                               problem_.sources_at.data(), loads_.routes(), columns_.data());
     if (aligned.moved) loads_.add_totals(aligned.route_delta, aligned.dest_delta);
   }
@@ -108,10 +106,9 @@ RoutingResult Router::run() {
 RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
                                unsigned threads) const {
   RoutingResult result;
-  if (!options_.minimal) return result;
+  if (!shape_) return result;
   std::vector<PortNum> columns = columns_;
-  const CableShape shape(graph_, problem_.sources_at.data());
-  const TreeLayout laid = lay_out_tree(graph_, shape, layers_, problem_.destinations,
+  const TreeLayout laid = lay_out_tree(graph_, *shape_, layers_, problem_.destinations,
                                        problem_.sources_at.data(), order, loads, columns.data());
   if (!laid.applied) return result;
   result.tree_layout = order == TreeLayoutOrder::round_robin
@@ -127,6 +124,9 @@ RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, 
   result.full_effort = ran.full_effort;
   result.refine_passes_run = ran.refine_passes_run;
   result.converged = ran.converged;
+  result.order = ran.order;
+  result.tie_break = ran.tie_break;
+  result.tie_slack = ran.tie_slack;
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cassert>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,7 +55,8 @@ class Router {
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
   bool weighs_capacity() const { return loads_.weighs_capacity(); }
-  // Whether the switches form a three-level tree (tree_layout_applies).
+  // After prepare(): whether the switches form a three-level tree
+  // (tree_layout_applies); false outside minimal mode.
   bool tree_shaped() const;
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
@@ -65,9 +67,9 @@ class Router {
   ForwardingTables tables() const { return transpose_columns(); }
   // After run() gave `ran`: its tables with the routes to the host LIDs laid
   // out as on a fat tree (tree_layout.h), and with `loads` its channel loads
-  // moved with them (else none: enough to compare candidates); tree_layout
-  // off (and no tables) where that does not apply. Reads only, so layouts
-  // may run side by side.
+  // moved with them (else none: enough to compare candidates); its other
+  // fields as ran's. tree_layout off (and no tables) where that does not
+  // apply. Reads only, so layouts may run side by side.
   RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
                          unsigned threads) const;
 
@@ -242,6 +244,9 @@ class Router {
   std::vector<std::pair<std::size_t, std::size_t>> refine_order_;  // port LID ranges
   bool prepared_ = false;
   bool full_effort_ = false;
+  // Minimal mode: the bundles and levels the cable passes and the tree
+  // layout read (prepare() builds them once).
+  std::optional<CableShape> shape_;
   Backoff stay_checks_;  // skipped where trees keep moving
   parallel::WorkerTeam team_;
   std::vector<Slot> slots_;  // speculative refinement: slot 0 is loads_ and tree_

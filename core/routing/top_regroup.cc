@@ -93,7 +93,7 @@ class Regrouper {
       set_entry(col, u, g_.out_port[bundles_.edge(b, x % bundles_.size(b))], changes);
     }
     ++turn;
-    tree_.add_change(order, reached, col, changes, first_change, route_delta, dest_delta);
+    tree_.add_change(order, reached, col, changes, first_change, route_delta, &dest_delta);
     return true;
   }
 

@@ -38,7 +38,7 @@ class Layout {
   // changed) if one would not be minimal. About one step per LFT entry set:
   // the switches below w and below the core are marked first.
   bool lay_out(const Destination& d, std::uint32_t k, std::vector<ColumnChange>& changes,
-               std::vector<double>* route_delta, std::vector<double>* dest_delta) {
+               std::vector<double>* route_delta) {
     const Vertex leaf = d.vertex;
     PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
     const std::uint16_t* order = layers_.order(leaf);
@@ -74,8 +74,7 @@ class Layout {
       undo_changes(changes, first);
       return false;
     }
-    if (route_delta)
-      tree_.add_change(order, reached, col, changes, first, *route_delta, *dest_delta);
+    if (route_delta) tree_.add_change(order, reached, col, changes, first, *route_delta, nullptr);
     return true;
   }
 
@@ -197,19 +196,15 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
                      [](const Laid& a, const Laid& b) { return a.k < b.k; });
   if (with_loads) {
     result.route_delta.assign(graph.edge_count(), 0.0);
-    result.dest_delta.assign(graph.edge_count(), 0.0);
   }
   Layout layout(graph, shape, layers, sources_at, columns);
   std::vector<ColumnChange> changes;  // one LID's
   for (const Laid& l : laid) {
     changes.clear();
-    if (!layout.lay_out(*l.d, l.k, changes, with_loads ? &result.route_delta : nullptr,
-                        with_loads ? &result.dest_delta : nullptr))
+    if (!layout.lay_out(*l.d, l.k, changes, with_loads ? &result.route_delta : nullptr))
       return TreeLayout{};
-    result.moved += changes.size();
   }
   result.applied = true;
-  result.lids = laid.size();
   return result;
 }
 

@@ -43,10 +43,7 @@ enum class TreeLayoutOrder { leaf_by_leaf, round_robin };
 
 struct TreeLayout {
   bool applied = false;
-  std::size_t lids = 0;   // LIDs laid out
-  std::size_t moved = 0;  // LFT entries changed
-  // Per edge: routes and distinct destinations to add to the link loads.
-  std::vector<double> route_delta, dest_delta;  // with_loads only
+  std::vector<double> route_delta;  // with_loads: per edge, the routes it gains (or loses)
 };
 
 // Whether the switch graph is such a tree: hosts only on level 0, at most
@@ -54,7 +51,7 @@ struct TreeLayout {
 bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
 
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
-// above, with the load change (route_delta, dest_delta) if `with_loads`.
+// above, with the change of routes per edge (route_delta) if `with_loads`.
 // applied false where it does not apply or some route would not be
 // minimal; `columns` may then be laid out in part (lay out a copy).
 TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
