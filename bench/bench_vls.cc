@@ -8,19 +8,26 @@
 // the routing (all its threads), layers cpu that of assign_layers (all its
 // threads: the survey runs on every core), cpu ratio (plain + layers) / plain: on a shared machine
 // the CPU times are the steadier measure.
+// busiest VL: how evenly the layers share each cable, the reason routes
+// are spread over spare layers; per switch-to-switch cable the share of its
+// routes in its busiest layer, mean over cables weighted by routes (1/8 at
+// best with 8 layers and one first-fit layer).
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "deadlock/layer_assignment.h"
+#include "deadlock/route_walk.h"
 #include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
 #include "topologies/builder.h"
@@ -94,6 +101,31 @@ const std::vector<Case>& cases() {
   return c;
 }
 
+// The busiest layer's share of a switch-to-switch cable's routes, mean over
+// cables weighted by their routes.
+double busiest_layer_share(const Fabric& f, const ForwardingTables& lfts, const LayerTable& table) {
+  const RouteTracer tracer(f, lfts);
+  std::vector<std::array<std::size_t, 16>> routes(f.channel_count());
+  std::vector<deadlock::Hop> hops;
+  for (const deadlock::SourceSwitch& s : deadlock::source_switches(f)) {
+    std::size_t weight = 0;
+    for (const deadlock::SourcePort& p : s.ports) weight += p.lid_count;
+    for (const Lid dlid : deadlock::destination_lids(f)) {
+      if (deadlock::walk_route(tracer, s.node, dlid, hops) != deadlock::WalkEnd::delivered)
+        continue;
+      const unsigned layer = table.get(s.node, dlid);
+      for (const deadlock::Hop& h : hops)
+        if (h.to_switch) routes[f.channel(PortRef{h.sw, h.out_port})][layer] += weight;
+    }
+  }
+  double busiest = 0, total = 0;
+  for (const auto& per_layer : routes) {
+    busiest += static_cast<double>(*std::max_element(per_layer.begin(), per_layer.end()));
+    for (const std::size_t n : per_layer) total += static_cast<double>(n);
+  }
+  return total > 0 ? busiest / total : 0.0;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -114,6 +146,7 @@ void run(const Case& c, unsigned runs) {
   testing::assign_lids(f);
   std::vector<double> plain, layered, plain_cpu, layers_cpu;
   unsigned needed = 0;
+  double share = 0;
   std::string failure;
   for (unsigned i = 0; i < runs; ++i) {
     const double c0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
@@ -123,19 +156,22 @@ void run(const Case& c, unsigned runs) {
     plain_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0);
     const double c1 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
     const auto t1 = std::chrono::steady_clock::now();
+    std::optional<deadlock::LayerAssignment> a;
     try {
-      needed = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{}).layers_needed;
+      a = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{});
+      needed = a->layers_needed;
     } catch (const deadlock::LayerError& e) {
       failure = e.what();
     }
     layered.push_back(plain.back() + seconds_since(t1));
     layers_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c1);
+    if (a && i + 1 == runs) share = busiest_layer_share(f, r.lfts, a->table);  // after the clocks
   }
   const double p = median(plain), l = median(layered);
   const double pc = median(plain_cpu), lc = median(layers_cpu);
-  std::printf("%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %s\n", c.name,
+  std::printf("%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %-13s %.3f\n", c.name,
               f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
-              failure.empty() ? std::to_string(needed).c_str() : failure.c_str());
+              failure.empty() ? std::to_string(needed).c_str() : failure.c_str(), share);
   std::fflush(stdout);
 }
 
@@ -150,8 +186,9 @@ int main(int argc, char** argv) {
     else
       names.emplace_back(argv[i]);
   }
-  std::printf("%-18s %6s %8s %8s %6s %9s %10s %9s  %s\n", "fabric", "hosts", "plain s", "vls=8 s",
-              "ratio", "plain cpu", "layers cpu", "cpu ratio", "layers needed");
+  std::printf("%-18s %6s %8s %8s %6s %9s %10s %9s  %-13s %s\n", "fabric", "hosts", "plain s",
+              "vls=8 s", "ratio", "plain cpu", "layers cpu", "cpu ratio", "layers needed",
+              "busiest VL");
   for (const Case& c : cases()) {
     bool wanted = names.empty();
     for (const std::string& n : names) wanted = wanted || n == c.name;
