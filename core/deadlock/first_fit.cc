@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "first_fit.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -31,8 +32,11 @@ constexpr unsigned kRefused = ~0u;
 
 // Places routes, in the order offered, into the lowest of the layers
 // first..cap-1 that takes them, with marks of its own (two bytes per path:
-// bit k for layer first + k, k < 8).
-class LayerPlacer {
+// bit k for layer first + k, k < 8). Cache-line aligned: the two placers of
+// the pipeline write their walk state on every route, and two neighbours on
+// the stack sharing a line made first fit up to 1.6x slower, depending on
+// where the stack began.
+class alignas(64) LayerPlacer {
  public:
   LayerPlacer(const FirstFitInput& in, unsigned first, unsigned cap)
       : in_(in),
@@ -183,7 +187,7 @@ class LayerPlacer {
 // to the end before it). The first thread closes it when done; a failure
 // of either thread abandons it (run_workers' on_failure), so the second
 // never waits for a block that will not come.
-class RefusedRoutes {
+class alignas(64) RefusedRoutes {
  public:
   using Route = std::pair<std::uint32_t, std::uint32_t>;  // (source, destination) index
 
@@ -268,6 +272,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
     });
     return finish(std::move(result), in, {&all});
   }
+  std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});  // an earlier order's
   LayerPlacer layer0(in, 0, 1), rest(in, 1, cap);
   RefusedRoutes refused;
   std::atomic<bool> capped{false}, failed{false};
@@ -282,10 +287,9 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
           paths.for_each(order, [&](std::size_t s, std::size_t d) {
             if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
               return;
-            if (layer0.place(s, d) == 0)
-              paths.layer[d * ns + s] = 0;
-            else
-              refused.push(s, d);
+            // Layer 0 is what the table holds already (cleared above): only
+            // the other thread writes it, so no cache line is written by both.
+            if (layer0.place(s, d) != 0) refused.push(s, d);
           });
           refused.close();  // if anything above throws, stop() abandons instead
           return;
