@@ -59,13 +59,11 @@ class LayerPlanner {
                         mark_bytes_ + g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
     layers_.clear();  // spreading needs no graphs
-    std::vector<std::size_t> load;
-    if (one_layer_ && options_.balance && n > 1) {
-      load = deal_one_layer(paths_, sources_, dests_, n, result.table);
-    } else {
-      load = spread_layers(paths_, order_, n, result.layers_needed, options_.balance);
-      write_layer_table(paths_, sources_, dests_, result.table);
-    }
+    const std::vector<std::size_t> load = spread_into_table(
+        paths_, sources_, dests_,
+        SpreadOptions{n, result.layers_needed, options_.balance, one_layer_ && options_.balance,
+                      parallel::effective_threads(options_.threads)},
+        result.table);
     result.routes_per_layer = load;
     result.paths = ns_ * dests_.size();
     result.layers_used = 0;
@@ -154,8 +152,12 @@ class LayerPlanner {
   void transpose_lfts() {
     const std::size_t rows = tracer_.switch_count();
     columns_.assign(dests_.size() * rows, 0);
-    for (std::size_t d0 = 0; d0 < dests_.size(); d0 += kColumnBlock)
-      load_columns(d0, std::min(dests_.size(), d0 + kColumnBlock), columns_.data() + d0 * rows);
+    const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
+    parallel::parallel_for(
+        blocks, parallel::effective_threads(options_.threads), [&](std::size_t b, unsigned) {
+          const std::size_t d0 = b * kColumnBlock;
+          load_columns(d0, std::min(dests_.size(), d0 + kColumnBlock), columns_.data() + d0 * rows);
+        });
   }
 
   // The columns of destinations d0..d1 (at most kColumnBlock) into out, one

@@ -3,12 +3,13 @@
 // (source switch, destination LID) gets a layer such that each layer's
 // channel dependency graph is acyclic. Routes go through incremental cycle
 // detection (OnlineTopologicalOrder) into the first layer where their
-// dependencies close no cycle; afterwards each first-fit layer's routes are
-// spread over it and a share of the spare layers (a subset of an acyclic
+// dependencies close no cycle; afterwards each source switch deals its
+// routes of a first-fit layer over that layer and its share of the spare
+// layers as the table is written (layer_spread.h; a subset of an acyclic
 // layer is acyclic, so this needs no search). When the union of all routes'
 // dependencies is acyclic (fat trees, HyperX in dimension order), one
-// topological sort proves it and there is no first fit and no balancing
-// pass: the routes are dealt out over the layers as the table is written.
+// topological sort proves it and there is no first fit: every route is
+// dealt over all layers.
 // First fit (first_fit.h) walks a route only as far as a layer try needs
 // and, on two threads, places layer 0 on one and the rest on the other.
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for

@@ -232,6 +232,50 @@ TEST(LayerAssignment, OneLayerRoutesAreDealtOverEveryLayer) {
   expect_deadlock_free(f, lfts, a.table);
 }
 
+// The routes per layer on every switch-to-switch cable (weighted by the
+// source LIDs behind each route's switch).
+std::vector<std::vector<std::size_t>> routes_per_cable_and_layer(const Fabric& f,
+                                                                 const ForwardingTables& lfts,
+                                                                 const LayerTable& table) {
+  const RouteTracer tracer(f, lfts);
+  std::vector<std::vector<std::size_t>> routes(f.channel_count(), std::vector<std::size_t>(16, 0));
+  std::vector<Hop> hops;
+  for (const SourceSwitch& s : source_switches(f)) {
+    std::size_t weight = 0;
+    for (const SourcePort& p : s.ports) weight += p.lid_count;
+    for (const Lid dlid : destination_lids(f)) {
+      if (walk_route(tracer, s.node, dlid, hops) != WalkEnd::delivered) continue;
+      for (const Hop& h : hops)
+        if (h.to_switch)
+          routes[f.channel(PortRef{h.sw, h.out_port})][table.get(s.node, dlid)] += weight;
+    }
+  }
+  return routes;
+}
+
+// Switches give their cables up to destinations in turn, so the
+// destinations behind one cable come at a fixed period; dealing layers in
+// plain turn put most of such a cable's routes into one layer whenever the
+// periods share a factor. Every cable's routes use the layers evenly.
+TEST(LayerAssignment, EveryCableUsesTheLayersEvenly) {
+  const Fabric f = fat_tree(16, 8, 16);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  LayerOptions o;
+  o.max_layers = 8;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  ASSERT_EQ(a.layers_needed, 1u);
+  std::size_t cables = 0;
+  for (const auto& per_layer : routes_per_cable_and_layer(f, lfts, a.table)) {
+    std::size_t total = 0;
+    for (const std::size_t n : per_layer) total += n;
+    if (total < 64) continue;
+    ++cables;
+    const std::size_t busiest = *std::max_element(per_layer.begin(), per_layer.end());
+    EXPECT_LE(busiest * 4, total) << "a quarter or more of a cable's routes in one of 8 layers";
+  }
+  EXPECT_GT(cables, 0u);
+}
+
 TEST(LayerAssignment, BalancingSplitsEachFirstFitLayerOverItsOwnLayers) {
   // Every balanced layer holds routes of one first-fit layer only, so it is a
   // subset of an acyclic layer; the largest first-fit layer gets spare layers.
@@ -262,6 +306,55 @@ TEST(LayerAssignment, BalancingSplitsEachFirstFitLayerOverItsOwnLayers) {
   for (unsigned l = 1; l < ff.layers_needed; ++l)
     if (ff.routes_per_layer[l] > ff.routes_per_layer[biggest]) biggest = l;
   EXPECT_GE(std::count(origin.begin(), origin.end(), static_cast<int>(biggest)), 2);
+}
+
+// Each source switch deals its routes of a first-fit layer over that
+// layer's group in turn, so the routes on any cable use all of the group's
+// layers: per switch, the group's layers differ by at most one route.
+TEST(LayerAssignment, EachSwitchDealsItsRoutesEvenlyOverTheGroup) {
+  const Fabric f = grid({6, 6}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  const LayerAssignment ff = assign_layers(f, lfts, first_fit(8));
+  LayerOptions o;
+  o.max_layers = 8;
+  const LayerAssignment a = assign_layers(f, lfts, o);
+  ASSERT_GE(ff.layers_needed, 2u);
+  ASSERT_LT(ff.layers_needed, 8u) << "no spare layers to deal over";
+  const RouteTracer tracer(f, lfts);
+  std::vector<Hop> hops;
+  std::vector<std::vector<bool>> group(8, std::vector<bool>(8, false));  // [first fit][layer]
+  std::vector<std::vector<std::vector<unsigned>>> count;  // [switch][first fit][layer]
+  for (const SourceSwitch& s : source_switches(f)) {
+    count.emplace_back(8, std::vector<unsigned>(8, 0));
+    for (const Lid dlid : destination_lids(f)) {
+      walk_route(tracer, s.node, dlid, hops);
+      bool depends = false;
+      for (std::size_t i = 1; i < hops.size(); ++i)
+        depends = depends || (hops[i].to_switch && hops[i - 1].to_switch);
+      if (!depends) continue;
+      const unsigned from = ff.table.get(s.node, dlid), to = a.table.get(s.node, dlid);
+      group[from][to] = true;
+      ++count.back()[from][to];
+    }
+  }
+  unsigned spread_groups = 0;
+  for (unsigned from = 0; from < ff.layers_needed; ++from) {
+    const auto members =
+        static_cast<unsigned>(std::count(group[from].begin(), group[from].end(), true));
+    if (members < 2) continue;
+    ++spread_groups;
+    for (const auto& per_switch : count) {
+      unsigned most = 0, least = ~0u;
+      for (unsigned l = 0; l < 8; ++l)
+        if (group[from][l]) {
+          most = std::max(most, per_switch[from][l]);
+          least = std::min(least, per_switch[from][l]);
+        }
+      EXPECT_LE(most - least, 1u) << "first-fit layer " << from;
+    }
+  }
+  EXPECT_GE(spread_groups, 1u) << "no first-fit layer got a spare layer";
+  expect_deadlock_free(f, lfts, a.table);
 }
 
 TEST(LayerAssignment, DeterministicAndLmcAware) {

@@ -3,103 +3,240 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+
+#include "parallel/run_workers.h"
 
 namespace psssp::deadlock {
 namespace {
 
-void balance(PathTable& paths, LayerOptions::Order order, unsigned n, unsigned k,
-             std::vector<std::size_t>& load) {
-  std::vector<unsigned> group(n), members(k, 1);
-  for (unsigned l = 0; l < n; ++l) {
-    if (l < k) {
-      group[l] = l;
-      continue;
-    }
-    unsigned best = 0;
-    for (unsigned i = 1; i < k; ++i)
-      if (load[i] * members[best] > load[best] * members[i]) best = i;
-    group[l] = best;
-    ++members[best];
-  }
-  std::vector<std::size_t> target(k);
-  for (unsigned i = 0; i < k; ++i) target[i] = (load[i] + members[i] - 1) / members[i];
-  std::vector<std::vector<unsigned>> layers_of_group(k);
-  for (unsigned l = 0; l < n; ++l) layers_of_group[group[l]].push_back(l);
-  paths.for_each(order, [&](std::size_t s, std::size_t d) {
-    std::uint8_t& layer = paths.layer[paths.index(s, d)];
-    const unsigned from = layer;
-    const std::size_t share = target[group[from]];
-    if (load[from] <= share) return;
-    // The emptiest layer of the group that stays within the share (ties:
-    // lowest), scanned without a data-dependent branch per layer.
-    unsigned to = n;
-    std::size_t emptiest = SIZE_MAX;
-    for (const unsigned l : layers_of_group[group[from]]) {
-      const bool fits = l != from && load[l] + paths.weight[s] <= share;
-      const std::size_t at = fits ? load[l] : SIZE_MAX;
-      to = at < emptiest ? l : to;
-      emptiest = at < emptiest ? at : emptiest;
-    }
-    if (to == n) return;
-    layer = static_cast<std::uint8_t>(to);
-    load[from] -= paths.weight[s];
-    load[to] += paths.weight[s];
-  });
+// SplitMix64's finaliser: a well-mixed 64-bit hash, the same on every
+// platform, so the tables do not depend on the machine.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
 }
+
+// Switches whose rows one task writes: each cache line of the
+// destination-major paths is read once per block.
+constexpr std::size_t kSourceBlock = 64;
+
+// Paths without dependencies fit any layer: their deck is this long, the
+// layers in it in proportion to what each lacks.
+constexpr std::size_t kFreeDeck = 64;
+
+// The routes (weights) in each first-fit layer, and (the last entry) those
+// of paths without dependencies, which fit any layer.
+std::vector<std::size_t> first_fit_load(const PathTable& paths, unsigned n, unsigned threads) {
+  std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n + 1, 0));
+  parallel::parallel_slices(paths.dests, threads, [&](std::size_t d0, std::size_t d1, unsigned w) {
+    std::vector<std::size_t>& load = partial[w];
+    for (std::size_t d = d0; d < d1; ++d)
+      for (std::size_t s = 0; s < paths.sources; ++s) {
+        const std::size_t i = paths.index(s, d);
+        load[paths.length[i] != 0 ? paths.layer[i] : n] += paths.weight[s];
+      }
+  });
+  std::vector<std::size_t> load(n + 1, 0);
+  for (const auto& p : partial)
+    for (unsigned l = 0; l <= n; ++l) load[l] += p[l];
+  return load;
+}
+
+// Layers in proportion to `count` (summing to the deck's length),
+// interleaved: each next the one furthest behind its share.
+std::vector<std::uint8_t> interleave(const std::vector<std::size_t>& count) {
+  std::size_t total = 0;
+  for (const std::size_t c : count) total += c;
+  std::vector<std::uint8_t> deck;
+  std::vector<std::size_t> dealt(count.size(), 0);
+  for (std::size_t k = 1; k <= total; ++k) {
+    std::size_t best = 0;
+    double behind = -1;
+    for (std::size_t l = 0; l < count.size(); ++l) {
+      const double b = static_cast<double>(count[l] * k) / static_cast<double>(total) -
+                       static_cast<double>(dealt[l]);
+      if (count[l] > dealt[l] && b > behind) {
+        behind = b;
+        best = l;
+      }
+    }
+    ++dealt[best];
+    deck.push_back(static_cast<std::uint8_t>(best));
+  }
+  return deck;
+}
+
+// The deck of the paths without dependencies: each layer in proportion to
+// what it lacks from an even level once the first-fit groups are dealt
+// (`level`: their routes per layer), filled from the emptiest up.
+std::vector<std::uint8_t> free_deck(const std::vector<double>& level, std::size_t free_routes) {
+  const std::size_t n = level.size();
+  std::vector<double> sorted = level;
+  std::sort(sorted.begin(), sorted.end());
+  // The water line: the free routes raise the emptiest layers to it.
+  double line = sorted.back(), rest = static_cast<double>(free_routes);
+  for (std::size_t k = 1; k <= n; ++k) {
+    const double next = k < n ? sorted[k] : sorted.back() + rest;
+    const double fill = (next - sorted[k - 1]) * static_cast<double>(k);
+    if (k == n || fill >= rest) {
+      line = sorted[k - 1] + rest / static_cast<double>(k);
+      break;
+    }
+    rest -= fill;
+  }
+  std::vector<double> want(n);
+  double sum = 0;
+  for (std::size_t l = 0; l < n; ++l) sum += want[l] = std::max(0.0, line - level[l]);
+  // Largest remainders: kFreeDeck cards in proportion to `want`.
+  std::vector<std::size_t> count(n, 0);
+  std::vector<std::pair<double, std::size_t>> remainder;
+  std::size_t dealt = 0;
+  for (std::size_t l = 0; l < n; ++l) {
+    const double exact = (sum > 0 ? want[l] / sum : 1.0 / static_cast<double>(n)) * kFreeDeck;
+    count[l] = static_cast<std::size_t>(exact);
+    dealt += count[l];
+    remainder.emplace_back(exact - static_cast<double>(count[l]), l);
+  }
+  std::stable_sort(remainder.begin(), remainder.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; dealt < kFreeDeck; ++i, ++dealt) ++count[remainder[i % n].second];
+  return interleave(count);
+}
+
+// The layers each kind of path is dealt over, in turn ("decks"). Deck i,
+// for the paths of first-fit layer i: layer i and the spare layers it was
+// given (each next spare to the group with the most routes per layer).
+// Deck `needed`, for the paths without dependencies: free_deck. Without
+// balance each first-fit layer keeps its paths and the free ones go to 0.
+std::vector<std::vector<std::uint8_t>> layer_decks(const std::vector<std::size_t>& load, unsigned n,
+                                                   unsigned needed, bool balance) {
+  std::vector<std::vector<std::uint8_t>> decks(needed + 1);
+  for (unsigned i = 0; i < needed; ++i) decks[i].push_back(static_cast<std::uint8_t>(i));
+  if (!balance) {
+    decks[needed].push_back(0);
+    return decks;
+  }
+  for (unsigned l = needed; l < n; ++l) {
+    unsigned best = 0;
+    for (unsigned i = 1; i < needed; ++i)
+      if (load[i] * decks[best].size() > load[best] * decks[i].size()) best = i;
+    decks[best].push_back(static_cast<std::uint8_t>(l));
+  }
+  std::vector<double> level(n, 0.0);
+  for (unsigned i = 0; i < needed; ++i)
+    for (const std::uint8_t l : decks[i])
+      level[l] = static_cast<double>(load[i]) / static_cast<double>(decks[i].size());
+  decks[needed] = free_deck(level, load[n]);
+  return decks;
+}
+
+// A deck of m cards and the turn of each round of m draws from it. Each
+// source switch deals a deck in turn from its own offset, so each round
+// gives every card once, and for one destination the switches' draws are
+// staggered. Each round is also turned by an amount drawn from (deck,
+// round): switches give their cables to destinations in a fixed rotation,
+// and a deal in plain turn (period m) gave all destinations behind one
+// cable the same layer whenever the periods share a factor (measured:
+// 0.32-0.35 of a 3-tree's cable routes in its busiest of 8 layers, where
+// 0.125 is possible).
+struct Deck {
+  Deck(std::vector<std::uint8_t> layers, std::size_t k, std::size_t draws)
+      : cards(std::move(layers)), turn(draws / cards.size() + 1) {
+    for (std::size_t round = 0; round < turn.size(); ++round)
+      turn[round] =
+          static_cast<std::uint8_t>(splitmix64(std::uint64_t{k} << 32 ^ round) % cards.size());
+  }
+  // Where source s starts round `round`.
+  std::size_t first_card(std::size_t s, std::size_t round) const {
+    return (s + turn[round]) % cards.size();
+  }
+  std::vector<std::uint8_t> cards;
+  std::vector<std::uint8_t> turn;  // per round
+};
+
+// One source switch's draws from one deck.
+class Dealer {
+ public:
+  Dealer() = default;
+  Dealer(const Deck& deck, std::size_t s) : deck_(&deck), s_(s), at_(deck.first_card(s, 0)) {}
+  std::uint8_t draw() {
+    const std::size_t m = deck_->cards.size();
+    const std::uint8_t layer = deck_->cards[at_];
+    if (++at_ == m) at_ = 0;
+    if (++drawn_ == m) {
+      drawn_ = 0;
+      at_ = deck_->first_card(s_, ++round_);
+    }
+    return layer;
+  }
+
+ private:
+  const Deck* deck_ = nullptr;
+  std::size_t s_ = 0, at_ = 0, drawn_ = 0, round_ = 0;
+};
 
 }  // namespace
 
-std::vector<std::size_t> spread_layers(PathTable& paths, LayerOptions::Order order, unsigned n,
-                                       unsigned needed, bool balance_layers) {
-  std::vector<std::size_t> load(n, 0);
-  for (std::size_t d = 0; d < paths.dests; ++d)  // sums: any order will do
-    for (std::size_t s = 0; s < paths.sources; ++s)
-      if (paths.length[paths.index(s, d)] != 0)
-        load[paths.layer[paths.index(s, d)]] += paths.weight[s];
-  if (balance_layers && n > 1) balance(paths, order, n, needed, load);
-  // Routes without switch-to-switch dependencies fit in any layer.
-  for (std::size_t d = 0; d < paths.dests; ++d)
-    for (std::size_t s = 0; s < paths.sources; ++s) {
-      if (paths.length[paths.index(s, d)] != 0) continue;
-      unsigned to = 0;
-      if (balance_layers)
-        for (unsigned l = 1; l < n; ++l)
-          if (load[l] < load[to]) to = l;
-      paths.layer[paths.index(s, d)] = static_cast<std::uint8_t>(to);
-      load[to] += paths.weight[s];
-    }
-  return load;
-}
-
-std::vector<std::size_t> deal_one_layer(const PathTable& paths,
-                                        const std::vector<SourceSwitch>& sources,
-                                        const std::vector<Lid>& dests, unsigned n,
-                                        LayerTable& table) {
-  std::vector<std::size_t> load(n, 0);
-  const std::size_t whole = dests.size() / n, rest = dests.size() % n;
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    const NodeId node = sources[s].node;
-    unsigned layer = static_cast<unsigned>(s % n);
-    for (unsigned l = 0; l < n; ++l)  // layers layer .. layer + rest - 1 get one more
-      load[l] += paths.weight[s] * (whole + ((l + n - layer) % n < rest ? 1 : 0));
-    for (const Lid dlid : dests) {
-      table.set(node, dlid, static_cast<std::uint8_t>(layer));
-      if (++layer == n) layer = 0;
-    }
+std::vector<std::size_t> spread_into_table(const PathTable& paths,
+                                           const std::vector<SourceSwitch>& sources,
+                                           const std::vector<Lid>& dests,
+                                           const SpreadOptions& options, LayerTable& table) {
+  const unsigned n = options.layers, needed = options.needed;
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<std::vector<std::uint8_t>> layers;  // each deck's cards
+  if (options.any_layer) {
+    layers.emplace_back(n);
+    for (unsigned l = 0; l < n; ++l) layers[0][l] = static_cast<std::uint8_t>(l);
+  } else {
+    layers = layer_decks(first_fit_load(paths, n, threads), n, needed, options.balance && n > 1);
   }
-  return load;
-}
-
-void write_layer_table(const PathTable& paths, const std::vector<SourceSwitch>& sources,
-                       const std::vector<Lid>& dests, LayerTable& table) {
-  // 64 switches at a time: each cache line of the destination-major layers
-  // is read once.
-  for (std::size_t s0 = 0; s0 < sources.size(); s0 += 64) {
-    const std::size_t s1 = std::min(sources.size(), s0 + 64);
+  std::vector<Deck> decks;
+  for (std::size_t k = 0; k < layers.size(); ++k)
+    decks.emplace_back(std::move(layers[k]), k, dests.size());
+  const std::size_t blocks = (sources.size() + kSourceBlock - 1) / kSourceBlock;
+  std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n, 0));
+  parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
+    std::vector<std::size_t>& load = partial[w];
+    const std::size_t s0 = b * kSourceBlock, s1 = std::min(sources.size(), s0 + kSourceBlock);
+    if (options.any_layer) {  // no paths to read: row by row, a round at a time
+      const Deck& deck = decks[0];
+      const std::size_t m = deck.cards.size();
+      for (std::size_t s = s0; s < s1; ++s) {
+        const NodeId node = sources[s].node;
+        for (std::size_t d0 = 0; d0 < dests.size(); d0 += m) {
+          std::size_t at = deck.first_card(s, d0 / m);
+          const std::size_t d1 = std::min(dests.size(), d0 + m);
+          for (std::size_t d = d0; d < d1; ++d) {
+            const std::uint8_t layer = deck.cards[at];
+            table.set(node, dests[d], layer);
+            load[layer] += paths.weight[s];
+            if (++at == m) at = 0;
+          }
+        }
+      }
+      return;
+    }
+    // dealer[(s - s0) * decks + k]: source s's draws from deck k.
+    std::vector<Dealer> dealer((s1 - s0) * decks.size());
+    for (std::size_t s = s0; s < s1; ++s)
+      for (std::size_t k = 0; k < decks.size(); ++k)
+        dealer[(s - s0) * decks.size() + k] = Dealer(decks[k], s);
     for (std::size_t d = 0; d < dests.size(); ++d)
-      for (std::size_t s = s0; s < s1; ++s)
-        table.set(sources[s].node, dests[d], paths.layer[paths.index(s, d)]);
-  }
+      for (std::size_t s = s0; s < s1; ++s) {
+        const std::size_t i = paths.index(s, d);
+        const std::size_t k = paths.length[i] != 0 ? paths.layer[i] : needed;
+        const std::uint8_t layer = dealer[(s - s0) * decks.size() + k].draw();
+        table.set(sources[s].node, dests[d], layer);
+        load[layer] += paths.weight[s];
+      }
+  });
+  std::vector<std::size_t> load(n, 0);
+  for (const auto& p : partial)
+    for (unsigned l = 0; l < n; ++l) load[l] += p[l];
+  return load;
 }
 
 }  // namespace psssp::deadlock

@@ -3,8 +3,8 @@
 // written into the layer table. A subset of an acyclic layer is acyclic, so
 // none of this needs a cycle search.
 //
-//   std::vector<std::size_t> load = spread_layers(paths, order, 8, needed, true);
-//   write_layer_table(paths, sources, dests, table);
+//   std::vector<std::size_t> load =
+//       spread_into_table(paths, sources, dests, {8, needed, true, threads}, table);
 #pragma once
 
 #include <cstddef>
@@ -16,29 +16,31 @@
 
 namespace psssp::deadlock {
 
-// The routes per layer of n layers after spreading the first-fit layers
-// 0..needed-1 of `paths` (balance: over all n layers, else where first fit
-// put them) and placing the paths without dependencies (in the emptiest
-// layer when balancing, else layer 0). Every first-fit layer i becomes a
-// group: layer i plus some of the spare layers, given one by one to the
-// group with the most routes per layer. Routes move only within their
-// group, visited in `order`, out of layers over the group's equal share
-// into its emptiest layer (ties: lowest).
-std::vector<std::size_t> spread_layers(PathTable& paths, LayerOptions::Order order, unsigned n,
-                                       unsigned needed, bool balance);
+struct SpreadOptions {
+  unsigned layers = 8;  // n: the layers the table may use
+  unsigned needed = 1;  // the first-fit layers, 0..needed-1
+  bool balance = true;  // spread over all n layers, else keep first fit's
+  // One layer holds every route (their union is acyclic): any layer does for
+  // any route, so all paths are dealt over all n layers, none of them read.
+  bool any_layer = false;
+  unsigned threads = 1;  // the table does not depend on it
+};
 
-// When one layer holds every route, any layer does for any route: the k-th
-// destination of the s-th source switch goes to layer (k + s) mod n,
-// written row by row, so every source's and every destination's routes use
-// all layers (the routes on any link share its VLs), with no pass over the
-// paths. Returns the routes per layer.
-std::vector<std::size_t> deal_one_layer(const PathTable& paths,
-                                        const std::vector<SourceSwitch>& sources,
-                                        const std::vector<Lid>& dests, unsigned n,
-                                        LayerTable& table);
-
-// The paths' layers into the table's switch-major rows.
-void write_layer_table(const PathTable& paths, const std::vector<SourceSwitch>& sources,
-                       const std::vector<Lid>& dests, LayerTable& table);
+// Writes every path's layer into the table and returns the routes per
+// layer. With balance, every first-fit layer i becomes a group: layer i plus
+// some of the spare layers, given one by one to the group with the most
+// routes per layer. Each source switch deals its paths of a group over the
+// group's layers in turn, destination by destination, starting at its own
+// offset: every layer of a group gets an even share of each switch's
+// routes, so the routes on a cable use all of its group's layers. Paths
+// without dependencies fit any layer: they are dealt the same way over all
+// n layers, each in proportion to what it lacks from an even count. One
+// pass over the paths, on `threads` threads (blocks of source switches).
+// Without balance each path keeps its first-fit layer, and paths without
+// dependencies go to layer 0.
+std::vector<std::size_t> spread_into_table(const PathTable& paths,
+                                           const std::vector<SourceSwitch>& sources,
+                                           const std::vector<Lid>& dests,
+                                           const SpreadOptions& options, LayerTable& table);
 
 }  // namespace psssp::deadlock
