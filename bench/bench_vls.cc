@@ -16,7 +16,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +26,7 @@
 #include <vector>
 
 #include "deadlock/layer_assignment.h"
-#include "deadlock/route_walk.h"
+#include "deadlock/layer_mix.h"
 #include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
 #include "topologies/builder.h"
@@ -101,31 +100,6 @@ const std::vector<Case>& cases() {
   return c;
 }
 
-// The busiest layer's share of a switch-to-switch cable's routes, mean over
-// cables weighted by their routes.
-double busiest_layer_share(const Fabric& f, const ForwardingTables& lfts, const LayerTable& table) {
-  const RouteTracer tracer(f, lfts);
-  std::vector<std::array<std::size_t, 16>> routes(f.channel_count());
-  std::vector<deadlock::Hop> hops;
-  for (const deadlock::SourceSwitch& s : deadlock::source_switches(f)) {
-    std::size_t weight = 0;
-    for (const deadlock::SourcePort& p : s.ports) weight += p.lid_count;
-    for (const Lid dlid : deadlock::destination_lids(f)) {
-      if (deadlock::walk_route(tracer, s.node, dlid, hops) != deadlock::WalkEnd::delivered)
-        continue;
-      const unsigned layer = table.get(s.node, dlid);
-      for (const deadlock::Hop& h : hops)
-        if (h.to_switch) routes[f.channel(PortRef{h.sw, h.out_port})][layer] += weight;
-    }
-  }
-  double busiest = 0, total = 0;
-  for (const auto& per_layer : routes) {
-    busiest += static_cast<double>(*std::max_element(per_layer.begin(), per_layer.end()));
-    for (const std::size_t n : per_layer) total += static_cast<double>(n);
-  }
-  return total > 0 ? busiest / total : 0.0;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -165,7 +139,8 @@ void run(const Case& c, unsigned runs) {
     }
     layered.push_back(plain.back() + seconds_since(t1));
     layers_cpu.push_back(cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c1);
-    if (a && i + 1 == runs) share = busiest_layer_share(f, r.lfts, a->table);  // after the clocks
+    if (a && i + 1 == runs)
+      share = deadlock::layer_mix(f, r.lfts, a->table).busiest_share();  // after the clocks
   }
   const double p = median(plain), l = median(layered);
   const double pc = median(plain_cpu), lc = median(layers_cpu);

@@ -12,6 +12,7 @@
 #include "deadlock_check.h"
 #include "first_fit.h"
 #include "layer_graph.h"
+#include "layer_mix.h"
 #include "parallel/fault_injection.h"
 #include "route_walk.h"
 #include "topologies/test_topologies.h"
@@ -28,6 +29,12 @@ LayerOptions first_fit(unsigned max_layers) {
   LayerOptions o;
   o.max_layers = max_layers;
   o.balance = false;
+  return o;
+}
+
+LayerOptions spread_over(unsigned max_layers) {
+  LayerOptions o;
+  o.max_layers = max_layers;
   return o;
 }
 
@@ -207,9 +214,7 @@ TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
 TEST(LayerAssignment, OneLayerRoutesAreDealtOverEveryLayer) {
   const Fabric f = fat_tree(8, 4, 3);
   const ForwardingTables lfts = min_hop_lfts(f);
-  LayerOptions o;
-  o.max_layers = 8;
-  const LayerAssignment a = assign_layers(f, lfts, o);
+  const LayerAssignment a = assign_layers(f, lfts, spread_over(8));
   EXPECT_EQ(a.layers_needed, 1u);
   EXPECT_EQ(a.layers_used, 8u);
   const auto [least, most] =
@@ -232,27 +237,6 @@ TEST(LayerAssignment, OneLayerRoutesAreDealtOverEveryLayer) {
   expect_deadlock_free(f, lfts, a.table);
 }
 
-// The routes per layer on every switch-to-switch cable (weighted by the
-// source LIDs behind each route's switch).
-std::vector<std::vector<std::size_t>> routes_per_cable_and_layer(const Fabric& f,
-                                                                 const ForwardingTables& lfts,
-                                                                 const LayerTable& table) {
-  const RouteTracer tracer(f, lfts);
-  std::vector<std::vector<std::size_t>> routes(f.channel_count(), std::vector<std::size_t>(16, 0));
-  std::vector<Hop> hops;
-  for (const SourceSwitch& s : source_switches(f)) {
-    std::size_t weight = 0;
-    for (const SourcePort& p : s.ports) weight += p.lid_count;
-    for (const Lid dlid : destination_lids(f)) {
-      if (walk_route(tracer, s.node, dlid, hops) != WalkEnd::delivered) continue;
-      for (const Hop& h : hops)
-        if (h.to_switch)
-          routes[f.channel(PortRef{h.sw, h.out_port})][table.get(s.node, dlid)] += weight;
-    }
-  }
-  return routes;
-}
-
 // Switches give their cables up to destinations in turn, so the
 // destinations behind one cable come at a fixed period; dealing layers in
 // plain turn put most of such a cable's routes into one layer whenever the
@@ -260,12 +244,10 @@ std::vector<std::vector<std::size_t>> routes_per_cable_and_layer(const Fabric& f
 TEST(LayerAssignment, EveryCableUsesTheLayersEvenly) {
   const Fabric f = fat_tree(16, 8, 16);
   const ForwardingTables lfts = min_hop_lfts(f);
-  LayerOptions o;
-  o.max_layers = 8;
-  const LayerAssignment a = assign_layers(f, lfts, o);
+  const LayerAssignment a = assign_layers(f, lfts, spread_over(8));
   ASSERT_EQ(a.layers_needed, 1u);
   std::size_t cables = 0;
-  for (const auto& per_layer : routes_per_cable_and_layer(f, lfts, a.table)) {
+  for (const auto& per_layer : layer_mix(f, lfts, a.table).routes) {
     std::size_t total = 0;
     for (const std::size_t n : per_layer) total += n;
     if (total < 64) continue;
@@ -283,9 +265,7 @@ TEST(LayerAssignment, BalancingSplitsEachFirstFitLayerOverItsOwnLayers) {
   const ForwardingTables lfts = min_hop_lfts(f);
   const LayerAssignment ff = assign_layers(f, lfts, first_fit(8));
   ASSERT_GE(ff.layers_needed, 2u);
-  LayerOptions o;
-  o.max_layers = 8;
-  const LayerAssignment a = assign_layers(f, lfts, o);
+  const LayerAssignment a = assign_layers(f, lfts, spread_over(8));
   EXPECT_EQ(a.layers_needed, ff.layers_needed);
   std::vector<int> origin(8, -1);
   const RouteTracer tracer(f, lfts);
@@ -315,9 +295,7 @@ TEST(LayerAssignment, EachSwitchDealsItsRoutesEvenlyOverTheGroup) {
   const Fabric f = grid({6, 6}, true, 2);
   const ForwardingTables lfts = min_hop_lfts(f);
   const LayerAssignment ff = assign_layers(f, lfts, first_fit(8));
-  LayerOptions o;
-  o.max_layers = 8;
-  const LayerAssignment a = assign_layers(f, lfts, o);
+  const LayerAssignment a = assign_layers(f, lfts, spread_over(8));
   ASSERT_GE(ff.layers_needed, 2u);
   ASSERT_LT(ff.layers_needed, 8u) << "no spare layers to deal over";
   const RouteTracer tracer(f, lfts);
