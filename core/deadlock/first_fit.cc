@@ -49,6 +49,14 @@ class alignas(64) LayerPlacer {
   // The layer the route from sources[s] to dests[d] went into, or kRefused
   // when none of the layers up to the cap takes it.
   unsigned place(std::size_t s, std::size_t d) {
+    // The route's first switch is one an earlier route toward the LID walked
+    // on from in the first layer: it adds nothing there (more than half of
+    // layer 0's routes on the 32x32 torus).
+    const std::uint32_t row = in_.rows[s];
+    if (row != RouteTracer::kNoRow && in_.dests[d] < in_.tracer.lid_limit()) {
+      const std::size_t at = d * switches_ + row;
+      if ((onward_in_[at] & 1u) != 0 && (refused_onward_in_[at] & 1u) == 0) return first_;
+    }
     if (!begin_walk(s, d)) walk_the_slow_way(s, d);
     for (unsigned k = 0; first_ + k < cap_; ++k) {
       if (k == layers_.size()) layers_.push_back(std::make_unique<LayerGraph>(in_.g));
