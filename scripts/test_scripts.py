@@ -128,6 +128,9 @@ def test_compare_engines_records_failures_honestly(tmp_path):
     assert rows["psssp"]["outcome"] == "configured"
     assert rows["psssp"]["deadlock_free"] == "yes"
     assert 2 <= int(rows["psssp"]["layers_needed"]) <= 8  # a torus needs more than one
+    # Its layer table spreads the routes over every layer it may use.
+    assert int(rows["psssp"]["layers"]) == 8, rows["psssp"]
+    assert rows["psssp"]["sl_source"] == "layer table (8 SLs)"
 
 
 def test_check_fabric_passes_and_fails(tmp_path):

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "deadlock/deadlock_check.h"
+#include "deadlock/route_walk.h"
 #include "formats/fabric_io.h"
 #include "formats/layer_table_io.h"
 #include "formats/sl2vl_dump_reader.h"
@@ -12,6 +13,23 @@
 #include "output_util.h"
 
 namespace psssp::sim {
+namespace {
+
+// The layers (SLs) a layer table gives routes from host ports: the rows of
+// switches with hosts cabled to them, every destination LID.
+std::vector<unsigned> layers_from_hosts(const Fabric& fabric, const LayerTable& table) {
+  std::uint32_t seen = 0;  // layers are 0..15
+  const std::vector<Lid> dests = deadlock::destination_lids(fabric);
+  for (const deadlock::SourceSwitch& s : deadlock::source_switches(fabric))
+    for (const Lid dlid : dests)
+      seen |= 1u << (table.get(s.node, dlid) & 31u);
+  std::vector<unsigned> layers;
+  for (unsigned l = 0; l < 32; ++l)
+    if (seen & (1u << l)) layers.push_back(l);
+  return layers;
+}
+
+}  // namespace
 
 DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables& lfts,
                                    const DeadlockInputs& in) {
@@ -19,14 +37,17 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
     throw InputError("give either --sl-file or --layers, not both");
   std::unique_ptr<SlSource> sls;
   std::string sl_origin = "SL 0 for every route";
-  cli::Json sl_file_summary;  // routes listed and their SLs, for callers' tables
+  cli::Json sl_file_summary;      // routes listed and their SLs, for callers' tables
+  cli::Json layer_table_summary;  // the layers routes from host ports use
   if (!in.sl_file.empty()) {
     auto file = std::make_unique<SlFile>(read_sl_file(in.sl_file));
     sl_file_summary = {{"routes", file->size()}, {"sls", file->sls_used()}};
     sls = std::move(file);
     sl_origin = "SLs from " + in.sl_file;
   } else if (!in.layer_table.empty()) {
-    sls = std::make_unique<LayerTable>(read_layer_table(in.layer_table, fabric));
+    auto table = std::make_unique<LayerTable>(read_layer_table(in.layer_table, fabric));
+    layer_table_summary = {{"sls", layers_from_hosts(fabric, *table)}};
+    sls = std::move(table);
     sl_origin = "SLs from layer table " + in.layer_table;
   } else {
     sls = std::make_unique<UniformSl>(0);
@@ -61,6 +82,7 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
                                  {"slid", c.slid},
                                  {"dlid", c.dlid}});
   if (!sl_file_summary.is_null()) out.json["sl_file"] = sl_file_summary;
+  if (!layer_table_summary.is_null()) out.json["layer_table"] = layer_table_summary;
   out.json["seconds"] = r.seconds;
   return out;
 }

@@ -41,7 +41,10 @@ def test_tree_needs_one_layer_and_json_says_so(tmp_path):
     report = json.loads(proc.stdout)["layers"]
     assert report["needed"] == 1 and report["used"] == 4, report
     assert report["output"] == str(layers)
-    assert _check(net, tmp_path / "lfts.dump", "--layers", layers).returncode == 0
+    checked = _check(net, tmp_path / "lfts.dump", "--layers", layers, "--json")
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    # The check reads back the layers the routes from host ports use: all 4.
+    assert json.loads(checked.stdout)["deadlock"]["layer_table"] == {"sls": [0, 1, 2, 3]}
 
 
 def test_too_few_layers_fail_and_write_nothing(tmp_path):
