@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/command_line.h"
 #include "cli/json_report.h"
@@ -85,6 +86,27 @@ LinkLoad switch_link_load(const Fabric& fabric, const RoutingResult& r) {
   return load;
 }
 
+// The candidates' estimated eBB, those that were tried (a negative
+// estimate: not a candidate), for the text summary and the JSON report.
+struct Estimate {
+  const char* text;
+  const char* key;
+  double value;
+};
+std::vector<Estimate> estimates(const RoutingResult& r) {
+  const Estimate all[] = {
+      {"switches", "switches", r.estimate_switches},
+      {"interleaved", "interleaved", r.estimate_interleaved},
+      {"interleaved with port-order ties", "port_order", r.estimate_port_order},
+      {"switches with loose port-order ties", "loose_ties", r.estimate_loose_ties},
+      {"tree layout", "tree_layout", r.estimate_tree_layout},
+      {"tree layout round robin", "tree_layout_round_robin", r.estimate_tree_layout_round_robin}};
+  std::vector<Estimate> tried;
+  for (const Estimate& e : all)
+    if (e.value >= 0.0) tried.push_back(e);
+  return tried;
+}
+
 void print_summary(const Fabric& fabric, const RoutingResult& r, const std::string& output) {
   const LinkLoad load = switch_link_load(fabric, r);
   std::fprintf(
@@ -103,18 +125,12 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
     std::fprintf(stderr, "; tree layout%s",
                  r.tree_layout == RoutingResult::TreeLayout::round_robin ? ", round robin" : "");
   if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
-  if (r.estimate_switches >= 0.0)
-    std::fprintf(stderr, " (estimated eBB: switches %.4f, interleaved %.4f", r.estimate_switches,
-                 r.estimate_interleaved);
-  if (r.estimate_port_order >= 0.0)
-    std::fprintf(stderr, ", interleaved with port-order ties %.4f", r.estimate_port_order);
-  if (r.estimate_loose_ties >= 0.0)
-    std::fprintf(stderr, ", switches with loose port-order ties %.4f", r.estimate_loose_ties);
-  if (r.estimate_tree_layout >= 0.0)
-    std::fprintf(stderr, ", tree layout %.4f", r.estimate_tree_layout);
-  if (r.estimate_tree_layout_round_robin >= 0.0)
-    std::fprintf(stderr, ", tree layout round robin %.4f", r.estimate_tree_layout_round_robin);
-  if (r.estimate_switches >= 0.0) std::fprintf(stderr, ")");
+  const char* sep = " (estimated eBB: ";
+  for (const Estimate& e : estimates(r)) {
+    std::fprintf(stderr, "%s%s %.4f", sep, e.text, e.value);
+    sep = ", ";
+  }
+  if (*sep == ',') std::fprintf(stderr, ")");
   std::fprintf(stderr, "\n");
   const std::size_t shown = std::min<std::size_t>(r.unreachable.size(), 5);
   for (std::size_t i = 0; i < shown; ++i)
@@ -154,16 +170,9 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
                              {"repaired", r.incremental.repaired},
                              {"restored", r.incremental.restored},
                              {"rebalanced", r.incremental.rebalanced}};
-  report["estimated_ebb"] =
-      r.estimate_switches >= 0.0
-          ? cli::Json{{"switches", r.estimate_switches}, {"interleaved", r.estimate_interleaved}}
-          : cli::Json();
-  if (r.estimate_port_order >= 0.0) report["estimated_ebb"]["port_order"] = r.estimate_port_order;
-  if (r.estimate_loose_ties >= 0.0) report["estimated_ebb"]["loose_ties"] = r.estimate_loose_ties;
-  if (r.estimate_tree_layout >= 0.0)
-    report["estimated_ebb"]["tree_layout"] = r.estimate_tree_layout;
-  if (r.estimate_tree_layout_round_robin >= 0.0)
-    report["estimated_ebb"]["tree_layout_round_robin"] = r.estimate_tree_layout_round_robin;
+  cli::Json estimated;  // null unless candidates were compared
+  for (const Estimate& e : estimates(r)) estimated[e.key] = e.value;
+  report["estimated_ebb"] = estimated;
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }
