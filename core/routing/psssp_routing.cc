@@ -118,30 +118,34 @@ RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
     // Three-level trees: the default's tables laid out as on a fat tree,
     // LIDs leaf by leaf (full effort only: it was ahead on one tree of 13,
     // round robin on four), then round robin (no routing of their own: the
-    // layout decides every route that carries load). One at a time, their
-    // channel loads only for the one kept (a 32-ary 3-tree's tables are
-    // 110 MB, the loads' traces most of a layout's time).
-    std::optional<routing::TreeLayoutOrder> laid_best;  // the best layout's order, if one is
+    // layout decides every route that carries load). One at a time; the
+    // best one's tables are kept, and its channel loads traced only if it
+    // stays (the traces are most of a layout's time).
+    std::optional<RoutingResult> laid_best;
+    routing::TreeLayoutOrder laid_best_order = routing::TreeLayoutOrder::round_robin;
     std::vector<routing::TreeLayoutOrder> layout_orders;
     if (layouts && full) layout_orders.push_back(routing::TreeLayoutOrder::leaf_by_leaf);
     if (layouts) layout_orders.push_back(routing::TreeLayoutOrder::round_robin);
     // The default's tables are rebuilt from the router if it stays the best:
-    // meanwhile a layout's own take their place in memory.
+    // meanwhile a layout's own take their place in memory (a 32-ary 3-tree's
+    // are 110 MB).
     if (layouts) routed[0].lfts = ForwardingTables();
     for (const routing::TreeLayoutOrder order : layout_orders) {
       kinds.push_back(order == routing::TreeLayoutOrder::leaf_by_leaf ? kTreeLayout
                                                                       : kTreeRoundRobin);
-      const RoutingResult laid = router.laid_out(routed[0], order, false, threads);
+      RoutingResult laid = router.laid_out(routed[0], order, threads);
       estimate.push_back(laid.tree_layout == RoutingResult::TreeLayout::off
                              ? -1.0
                              : estimate_ebb(fabric, laid.lfts, hosts, draws, false, by_capacity));
       if (estimate.back() <= estimate[best] * (best == 0 ? margin : 1.0)) continue;
       best = estimate.size() - 1;
-      laid_best = order;
+      laid_best = std::move(laid);
+      laid_best_order = order;
     }
     if (laid_best) {
-      routed[0] = router.laid_out(routed[0], *laid_best, true, threads);  // with its loads
-      best = 0;                                                           // in its place
+      laid_best->channel_load = router.laid_out_loads(routed[0], laid_best_order);
+      routed[0] = std::move(*laid_best);  // in the default's place
+      best = 0;
     } else if (layouts && best == 0) {
       routed[0].lfts = router.tables();
     }

@@ -103,23 +103,19 @@ RoutingResult Router::run() {
   return result;
 }
 
-RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
+RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order,
                                unsigned threads) const {
   RoutingResult result;
   if (!shape_) return result;
   std::vector<PortNum> columns = columns_;
-  const TreeLayout laid = lay_out_tree(graph_, *shape_, layers_, problem_.destinations,
-                                       problem_.sources_at.data(), order, loads, columns.data());
-  if (!laid.applied) return result;
+  if (!lay_out_tree(graph_, *shape_, layers_, problem_.destinations, problem_.sources_at.data(),
+                    order, false, columns.data())
+           .applied)
+    return result;
   result.tree_layout = order == TreeLayoutOrder::round_robin
                            ? RoutingResult::TreeLayout::round_robin
                            : RoutingResult::TreeLayout::leaf_by_leaf;
   result.lfts = tables_from_columns(fabric_, graph_.view, columns, threads);
-  if (loads) {
-    result.channel_load = ran.channel_load;
-    for (EdgeId e = 0; e < graph_.edge_count(); ++e)
-      result.channel_load[graph_.channel[e]] += laid.route_delta[e];
-  }
   result.unreachable = ran.unreachable;
   result.full_effort = ran.full_effort;
   result.refine_passes_run = ran.refine_passes_run;
@@ -128,6 +124,17 @@ RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, 
   result.tie_break = ran.tie_break;
   result.tie_slack = ran.tie_slack;
   return result;
+}
+
+std::vector<double> Router::laid_out_loads(const RoutingResult& ran, TreeLayoutOrder order) const {
+  std::vector<double> load = ran.channel_load;
+  if (!shape_) return load;
+  std::vector<PortNum> columns = columns_;
+  const TreeLayout laid = lay_out_tree(graph_, *shape_, layers_, problem_.destinations,
+                                       problem_.sources_at.data(), order, true, columns.data());
+  if (!laid.applied) return load;
+  for (EdgeId e = 0; e < graph_.edge_count(); ++e) load[graph_.channel[e]] += laid.route_delta[e];
+  return load;
 }
 
 Layers Router::layers_of(const Destination& d) {

@@ -66,12 +66,14 @@ class Router {
   // After run(): its tables again (the same bytes).
   ForwardingTables tables() const { return transpose_columns(); }
   // After run() gave `ran`: its tables with the routes to the host LIDs laid
-  // out as on a fat tree (tree_layout.h), and with `loads` its channel loads
-  // moved with them (else none: enough to compare candidates); its other
-  // fields as ran's. tree_layout off (and no tables) where that does not
-  // apply. Reads only, so layouts may run side by side.
-  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, bool loads,
-                         unsigned threads) const;
+  // out as on a fat tree (tree_layout.h), its other fields as ran's but no
+  // channel loads (enough to compare candidates); tree_layout off (and no
+  // tables) where that does not apply. Reads only, so layouts may run side
+  // by side.
+  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads) const;
+  // ran's channel loads with the routes that layout moves moved (for the
+  // one kept: tracing them is most of a layout's time).
+  std::vector<double> laid_out_loads(const RoutingResult& ran, TreeLayoutOrder order) const;
 
  private:
   Layers layers_of(const Destination& d);

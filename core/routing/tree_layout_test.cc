@@ -61,7 +61,8 @@ Laid lay_out(const Fabric& f, routing::TreeLayoutOrder order) {
   routing::Router router(f, o);
   Laid l;
   l.ran = router.run();
-  l.laid = router.laid_out(l.ran, order, true, 1);
+  l.laid = router.laid_out(l.ran, order, 1);
+  l.laid.channel_load = router.laid_out_loads(l.ran, order);
   return l;
 }
 
