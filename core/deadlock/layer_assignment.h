@@ -19,14 +19,13 @@
 // words per channel; never a LIDs x LIDs table.
 //
 // Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.7x the routing's CPU time;
+// switches, 5.4M paths, 3 layers) about 0.8x the routing's CPU time;
 // of 7M tries to add a route to a layer 5M find every dependency there
 // already and 1.7M one already refused (bit tests), and about 0.2M
 // dependencies need the order's search. Fat trees (one layer) only pay the
-// survey and the table: 0.025 s at 4096 hosts (0.045 s with a balancing
-// pass; routing 0.18 s). Placing all routes to a LID at once (their
-// tree) was tried: it needs more layers (5 instead of 3 on a12p6h6) and is
-// no faster.
+// survey and the table: 0.035-0.04 s at 4096 hosts (routing 0.28-0.30 s).
+// Placing all routes to a LID at once (their tree) was tried: it needs
+// more layers (5 instead of 3 on a12p6h6) and is no faster.
 //
 //   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
 //   sl = a.table.layer(slid, dlid);

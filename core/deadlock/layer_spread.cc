@@ -201,20 +201,13 @@ std::vector<std::size_t> spread_into_table(const PathTable& paths,
   parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
     std::vector<std::size_t>& load = partial[w];
     const std::size_t s0 = b * kSourceBlock, s1 = std::min(sources.size(), s0 + kSourceBlock);
-    if (options.any_layer) {  // no paths to read: row by row, a round at a time
-      const Deck& deck = decks[0];
-      const std::size_t m = deck.cards.size();
+    if (options.any_layer) {  // no paths to read: row by row
       for (std::size_t s = s0; s < s1; ++s) {
-        const NodeId node = sources[s].node;
-        for (std::size_t d0 = 0; d0 < dests.size(); d0 += m) {
-          std::size_t at = deck.first_card(s, d0 / m);
-          const std::size_t d1 = std::min(dests.size(), d0 + m);
-          for (std::size_t d = d0; d < d1; ++d) {
-            const std::uint8_t layer = deck.cards[at];
-            table.set(node, dests[d], layer);
-            load[layer] += paths.weight[s];
-            if (++at == m) at = 0;
-          }
+        Dealer dealer(decks[0], s);
+        for (const Lid dlid : dests) {
+          const std::uint8_t layer = dealer.draw();
+          table.set(sources[s].node, dlid, layer);
+          load[layer] += paths.weight[s];
         }
       }
       return;
