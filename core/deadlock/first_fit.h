@@ -9,7 +9,8 @@
 // changes nothing). A layer that refuses a dependency for good (it closes a
 // cycle on its own) refuses every route on through the switches before it:
 // those are marked too, and a later route toward that LID stops its try of
-// that layer at the first such switch. On two threads the layers form a
+// that layer at the first such switch (and marks the switches it walked to
+// get there: they lead into it). On two threads the layers form a
 // pipeline: one thread places every route it can in layer 0 and hands the
 // routes layer 0 refuses, in order, to the other, which places them in
 // layers 1 and up. Each layer sees the same routes in the same order as on
