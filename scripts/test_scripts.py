@@ -74,6 +74,27 @@ def test_compare_engines_gives_updn_the_fabric_chips_of_a_director(tmp_path, spe
     assert len(roots) == (3 if "bundle 3" in spec else 9)
 
 
+def test_compare_engines_keep_starts_each_run_afresh(tmp_path):
+    # A kept run into the OUT of a kept run on another fabric: the tree's
+    # ibnetdiscover output, roots and OpenSM directories are gone, and the
+    # torus is checked and scored on its own topology.
+    out = tmp_path / "out"
+    tree = _script("compare-engines", "--topology", "kary-ntree --k 4 --n 2", "--engines",
+                   "psssp", "--runs", 50, "--out", out, "--no-plot", "--keep")
+    assert tree.returncode == 0, tree.stderr[-3000:]
+    assert (out / "work" / "roots.guids").exists()
+    res = _script("compare-engines", "--topology", "torus --dims 3x3 --hosts-per-switch 2",
+                  "--engines", "psssp", "--runs", 50, "--out", out, "--no-plot", "--keep")
+    assert res.returncode == 0, res.stderr[-3000:]
+    row = next(csv.DictReader(open(out / "results.csv")))
+    assert row["outcome"] == "configured", row["evidence"]
+    assert row["check_ok"] == "True" and 0 < float(row["ebb"]) <= 1
+    assert "(18 hosts)" in (out / "results.md").read_text()
+    topo = (out / "work" / "fabric.topo").read_text()
+    assert len(re.findall(r"^Switch\s", topo, re.M)) == 9
+    assert not (out / "work" / "roots.guids").exists()
+
+
 def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_path):
     # Two 1xSDR cables among 4xSDR ones: the plain eBB treats them alike.
     capture = os.path.join(ROOT, "core", "formats", "testdata", "public-1.topo")
