@@ -51,8 +51,9 @@ class SlotBits {
 // and taken out again only when the route that added them is refused, so no
 // route counts are needed. On switches of up to 64 ports the edges are also
 // kept as port masks per channel (out_ports_: the ports a channel's arrivals
-// leave by), so the searches visit the edges instead of scanning every slot
-// of a switch (most are empty).
+// leave by; in_ports_: the ports a channel's departures came in by), so the
+// searches visit the edges instead of scanning every slot of a switch (most
+// are empty).
 class LayerGraph {
   // The layer's graph as OnlineTopologicalOrder sees it: successors of a
   // channel are the channels out of the switch it arrives at whose slot
@@ -73,6 +74,23 @@ class LayerGraph {
         if (present_.test(base + q)) visit(chan0 + q);
     };
   }
+  // Predecessors of a channel out of a switch: the channels into that
+  // switch whose slot toward it is in the graph.
+  auto pred() const {
+    return [this](std::uint32_t v, auto&& visit) {
+      const PortRef from = g_.port_of_channel[v];
+      if (g_.narrow) {
+        for (std::uint64_t bits = in_ports_[v]; bits != 0; bits &= bits - 1)
+          visit(
+              g_.slots.switch_channel_into(from.node, static_cast<PortNum>(__builtin_ctzll(bits))));
+        return;
+      }
+      const unsigned width = g_.slots.width(from.node);  // 0 off switches
+      for (unsigned p = 1; p < width; ++p)
+        if (present_.test(g_.slots.slot(from.node, static_cast<PortNum>(p), from.port)))
+          visit(g_.slots.switch_channel_into(from.node, static_cast<PortNum>(p)));
+    };
+  }
 
  public:
   explicit LayerGraph(const Geometry& g)
@@ -80,6 +98,7 @@ class LayerGraph {
         present_(g.slots.size()),
         refused_(g.slots.size()),
         out_ports_(g.narrow ? g.fabric.channel_count() : 0, 0),
+        in_ports_(out_ports_.size(), 0),
         order_(g.fabric.channel_count()) {}
 
   // Adds all of a route's dependencies, or none if one would close a cycle.
@@ -103,7 +122,7 @@ class LayerGraph {
     for (const Dependency* m : missing_) {
       const Dependency& d = *m;
       if (present_.test(d.slot)) continue;  // twice in one route
-      if (!order_.insert(d.from, d.to, succ())) {
+      if (!order_.insert(d.from, d.to, succ(), pred())) {
         if (refused_for_good) *refused_for_good = kNoneForGood;
         if (added_.empty()) {
           refused_.set(d.slot);
@@ -119,9 +138,9 @@ class LayerGraph {
     return true;
   }
   static std::size_t bytes(const Geometry& g) {
-    // Two bits per slot; per channel the order (label, list links, mark)
-    // and, when narrow, the port mask.
-    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 28 : 20);
+    // Two bits per slot; per channel the order (label, list links, a mark
+    // per search side) and, when narrow, the two port masks.
+    return g.slots.size() / 4 + g.fabric.channel_count() * (g.narrow ? 40 : 24);
   }
 
  private:
@@ -132,18 +151,21 @@ class LayerGraph {
       set_edge(*d, false);
     }
   }
-  // The port mask of dependency d (from the channel into a switch to the
-  // channel out of its port q).
+  // The port masks of dependency d, from the channel into a switch's port p
+  // to the channel out of its port q.
   void set_edge(const Dependency& d, bool on) {
     if (!g_.narrow) return;
     const std::uint64_t q = std::uint64_t{1} << g_.port_of_channel[d.to].port;
+    const std::uint64_t p = std::uint64_t{1} << g_.slots.arrival(d.from).port;
     out_ports_[d.from] = on ? out_ports_[d.from] | q : out_ports_[d.from] & ~q;
+    in_ports_[d.to] = on ? in_ports_[d.to] | p : in_ports_[d.to] & ~p;
   }
 
   const Geometry& g_;
   SlotBits present_;
   SlotBits refused_;                        // adding the dependency closes a cycle
   std::vector<std::uint64_t> out_ports_;    // per channel, when g_.narrow
+  std::vector<std::uint64_t> in_ports_;     // the same: the ports arrivals come in by
   std::vector<const Dependency*> missing_;  // not in the graph when the add() under way began
   std::vector<const Dependency*> added_;    // by the add() under way
   OnlineTopologicalOrder order_;

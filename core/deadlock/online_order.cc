@@ -4,7 +4,9 @@
 namespace psssp::deadlock {
 
 OnlineTopologicalOrder::OnlineTopologicalOrder(std::size_t vertices)
-    : label_(vertices + 2), next_(vertices + 2), prev_(vertices + 2), mark_(vertices, 0) {
+    : label_(vertices + 2), next_(vertices + 2), prev_(vertices + 2) {
+  forward_.mark.assign(vertices, 0);
+  backward_.mark.assign(vertices, 0);
   // Sentinels: head (vertices) and tail (vertices + 1) around the list.
   const auto head = static_cast<std::uint32_t>(vertices), tail = head + 1;
   std::uint32_t last = head;
@@ -27,33 +29,43 @@ void OnlineTopologicalOrder::spread_labels() {
   label_[tail] = ~std::uint64_t{0};
 }
 
-void OnlineTopologicalOrder::move_after(std::uint32_t x) {
-  // The found vertices leave their places (the others keep theirs) and
-  // follow x in their old order. Every edge keeps its direction: a found
-  // vertex's successors before x are found too, its others come after x's
-  // successor in the list, and nothing else moves.
-  std::sort(found_.begin(), found_.end(),
+void OnlineTopologicalOrder::move_after(std::uint32_t before, std::vector<std::uint32_t>& found) {
+  // What y reaches, to just after x: every edge keeps its direction. A
+  // found vertex's successors before x are found too, its others come
+  // after x's successor in the list, and nothing else moves.
+  const std::uint32_t after = next_[before];  // not found: it lies after x
+  splice(before, after, found);
+}
+
+void OnlineTopologicalOrder::move_before(std::uint32_t after, std::vector<std::uint32_t>& found) {
+  // What reaches x, to just before y: the mirror image.
+  const std::uint32_t before = prev_[after];  // not found: it lies before y
+  splice(before, after, found);
+}
+
+void OnlineTopologicalOrder::splice(std::uint32_t before, std::uint32_t after,
+                                    std::vector<std::uint32_t>& found) {
+  std::sort(found.begin(), found.end(),
             [&](std::uint32_t a, std::uint32_t b) { return label_[a] < label_[b]; });
-  for (const std::uint32_t v : found_) {
+  for (const std::uint32_t v : found) {
     next_[prev_[v]] = next_[v];
     prev_[next_[v]] = prev_[v];
   }
-  std::uint32_t at = x;
-  const std::uint32_t after = next_[x];
-  for (const std::uint32_t v : found_) {
+  std::uint32_t at = before;
+  for (const std::uint32_t v : found) {
     next_[at] = v;
     prev_[v] = at;
     at = v;
   }
   next_[at] = after;
   prev_[after] = at;
-  const std::uint64_t step = (label_[after] - label_[x]) / (found_.size() + 1);
+  const std::uint64_t step = (label_[after] - label_[before]) / (found.size() + 1);
   if (step == 0) {
     spread_labels();
     return;
   }
-  std::uint64_t label = label_[x];
-  for (const std::uint32_t v : found_) label_[v] = label += step;
+  std::uint64_t label = label_[before];
+  for (const std::uint32_t v : found) label_[v] = label += step;
 }
 
 }  // namespace psssp::deadlock

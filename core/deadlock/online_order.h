@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Incremental cycle detection: a topological order of a growing DAG kept up
-// to date edge by edge. Adding x -> y where y comes before x searches forward
-// from y through the vertices ordered before x (reaching x is a cycle), then
-// moves what it found, in its own order, to just after x (Marchetti-
-// Spaccamela, Nanni and Rohnert, "Maintaining a topological order under edge
-// insertions", IPL 1996). The order is a linked list with sparse 64-bit
-// labels, so a move touches only the vertices found, not the ones between y
-// and x; when a gap runs out, all labels are spread again (rare: they start
-// 2^64 / vertices apart). Only one search: on the dense dependency graphs of
-// the layer assignment, also searching backward from x to move fewer
-// vertices (Pearce and Kelly, as this class did before) costs more. Removing
-// edges never invalidates the order, so the graph may also shrink.
+// to date edge by edge. Adding x -> y where y comes before x searches, in
+// turn one vertex each way and breadth first, forward from y through the
+// vertices ordered before x and backward from x through those ordered after
+// y; the edge closes a cycle exactly when the two searches meet. When one
+// search runs out first, what it found moves, in its own order, next to the
+// other end: the vertices y reaches to just after x, or those reaching x to
+// just before y (the two-way search of Bender, Fineman, Gilbert and Tarjan,
+// "A new approach to incremental cycle detection", TALG 2015, with the
+// one-way moves of Marchetti-Spaccamela, Nanni and Rohnert, IPL 1996).
+// Why: on a dragonfly's layers most searches that matter end in a cycle,
+// and a depth-first search forward only wandered through hundreds of
+// vertices before it reached x. Layering the 5256-host dragonfly with
+// OpenSM's LIDs took 0.52-0.59 s that way, 0.46-0.49 s two-way depth
+// first, 1.1-1.3 s forward only breadth first, and 0.31-0.33 s like this
+// (61M edges visited -> 11M). The order is a linked list with sparse 64-bit
+// labels, so a move touches only the vertices found, not the ones between
+// y and x; when a gap runs out, all labels are spread again (rare: they
+// start 2^64 / vertices apart). Removing edges never invalidates the order,
+// so the graph may also shrink.
 #pragma once
 
 #include <algorithm>
@@ -28,58 +36,92 @@ class OnlineTopologicalOrder {
 
   // Call before adding edge x -> y to the graph. Returns false, changing
   // nothing, if the graph plus x -> y has a cycle; otherwise reorders so
-  // that position(x) < position(y). The graph is seen through
-  // succ(v, visit), which calls visit(w) for each successor w of v in the
-  // graph without the new edge.
-  template <class Succ>
-  bool insert(std::uint32_t x, std::uint32_t y, Succ&& succ);
+  // that position(x) < position(y). The graph without the new edge is seen
+  // through succ(v, visit) and pred(v, visit), which call visit(w) for each
+  // successor, and each predecessor, w of v.
+  template <class Succ, class Pred>
+  bool insert(std::uint32_t x, std::uint32_t y, Succ&& succ, Pred&& pred);
 
  private:
-  void move_after(std::uint32_t x);
+  // One side of the search: the vertices found, in the order found, each
+  // stamped in mark; those from `head` on are still to expand (a queue).
+  struct Side {
+    std::vector<std::uint32_t> mark, found;
+    std::size_t head = 0;
+    void begin(std::uint32_t v, std::uint32_t stamp) {
+      found.assign(1, v);
+      head = 0;
+      mark[v] = stamp;
+    }
+    bool done() const { return head == found.size(); }
+    std::uint32_t next() { return found[head++]; }
+  };
+  // The found vertices leave their places and sit, in their old order,
+  // between `before` and its successor (move_after), or between the
+  // predecessor of `after` and it (move_before).
+  void move_after(std::uint32_t before, std::vector<std::uint32_t>& found);
+  void move_before(std::uint32_t after, std::vector<std::uint32_t>& found);
+  void splice(std::uint32_t before, std::uint32_t after, std::vector<std::uint32_t>& found);
   void spread_labels();
 
   std::vector<std::uint64_t> label_;  // per vertex, then the head and tail sentinels
   std::vector<std::uint32_t> next_, prev_;
-  std::vector<std::uint32_t> mark_;  // epoch stamps: found by this insertion's search
-  std::uint32_t epoch_ = 0;
-  std::vector<std::uint32_t> stack_, found_;
+  std::uint32_t epoch_ = 0;  // the stamp of the insertion under way
+  Side forward_, backward_;  // from y, and from x
 };
 
-template <class Succ>
-bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& succ) {
+template <class Succ, class Pred>
+bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& succ, Pred&& pred) {
   if (x == y) return false;
-  const std::uint64_t ub = label_[x];
-  if (label_[y] > ub) return true;  // already in order
+  const std::uint64_t lb = label_[y], ub = label_[x];
+  if (lb > ub) return true;  // already in order
   if (epoch_ == 0xFFFFFFFFu) {
-    std::fill(mark_.begin(), mark_.end(), 0u);
+    std::fill(forward_.mark.begin(), forward_.mark.end(), 0u);
+    std::fill(backward_.mark.begin(), backward_.mark.end(), 0u);
     epoch_ = 0;
   }
   const std::uint32_t stamp = ++epoch_;
-  // Everything y reaches lies after y; whatever reaches x lies before x, so
-  // only vertices before x can be on a path from y to x.
-  stack_.assign(1, y);
-  found_.assign(1, y);
-  mark_[y] = stamp;
+  // Everything y reaches lies after y and whatever reaches x before x, so a
+  // path from y to x only passes vertices between them.
+  forward_.begin(y, stamp);
+  backward_.begin(x, stamp);
   bool cycle = false;
-  while (!cycle && !stack_.empty()) {
-    const std::uint32_t v = stack_.back();
-    stack_.pop_back();
+  for (;;) {
+    if (forward_.done()) {
+      move_after(x, forward_.found);
+      return true;
+    }
+    if (backward_.done()) {
+      move_before(y, backward_.found);
+      return true;
+    }
+    const std::uint32_t v = forward_.next();
     succ(v, [&](std::uint32_t w) {
-      if (cycle || mark_[w] == stamp) return;
-      if (w == x) {
+      if (cycle || forward_.mark[w] == stamp) return;
+      if (backward_.mark[w] == stamp) {  // w reaches x (x itself, too)
         cycle = true;
         return;
       }
       if (label_[w] < ub) {
-        mark_[w] = stamp;
-        stack_.push_back(w);
-        found_.push_back(w);
+        forward_.mark[w] = stamp;
+        forward_.found.push_back(w);
       }
     });
+    if (cycle) return false;
+    const std::uint32_t u = backward_.next();
+    pred(u, [&](std::uint32_t w) {
+      if (cycle || backward_.mark[w] == stamp) return;
+      if (forward_.mark[w] == stamp) {  // y reaches w (y itself, too)
+        cycle = true;
+        return;
+      }
+      if (label_[w] > lb) {
+        backward_.mark[w] = stamp;
+        backward_.found.push_back(w);
+      }
+    });
+    if (cycle) return false;
   }
-  if (cycle) return false;
-  move_after(x);
-  return true;
 }
 
 }  // namespace psssp::deadlock
