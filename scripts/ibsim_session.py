@@ -26,6 +26,14 @@ from psssp_tools import ToolFailed, UsageError, sigterm_held
 # ibsim's default limits are too small for thousands of hosts.
 IBSIM_LIMITS = ["-N", "20000", "-S", "4000", "-P", "200000"]
 
+# The sweep interval (seconds) of a run-once OpenSM (-o). Its main thread
+# waits for SUBNET UP in slices of the interval, and with -s 0 a slice is
+# no wait at all: it spins on one core for the whole sweep, taking that core
+# from the routing engine (a 5256-host dragonfly: psssp's two threads got
+# about one core). 4000 s: no periodic sweep comes within any run's
+# time-out, and the wait, in microseconds, still fits its 32 bits (4294 s).
+ONCE_SWEEP_INTERVAL = 4000
+
 # The programs a session runs, with the Debian package that has each. OpenSM
 # and the diagnostics live in /usr/sbin, which a user's PATH may lack.
 TOOLS = {"ibsim": "ibsim-utils", "opensm": "opensm", "dump_fts": "infiniband-diags",
@@ -197,10 +205,10 @@ class IbsimFabric:
         """Environment for any umad client (saquery, ibroute, ...) on this fabric."""
         return self._env(True, extra)
 
-    def _opensm_args(self, args, conf, rundir):
+    def _opensm_args(self, args, conf, rundir, sweep_interval=0):
         os.makedirs(rundir, exist_ok=True)
         log_path = os.path.join(rundir, "opensm.log")
-        cmd = [find_tool("opensm"), "-e", "-f", log_path, "-s", "0", "-D", "0x43"]
+        cmd = [find_tool("opensm"), "-e", "-f", log_path, "-s", str(sweep_interval), "-D", "0x43"]
         # Flushing the log lets callers wait for its lines while OpenSM runs.
         text = "force_log_flush TRUE\n"
         if conf is not None:
@@ -218,7 +226,8 @@ class IbsimFabric:
         """Runs OpenSM once (-o): one sweep, routing, LFTs programmed, exit.
         waiting(seconds so far) is called every `every` seconds while it runs."""
         rundir = rundir or os.path.join(self.workdir, "opensm-%s" % uuid.uuid4().hex[:6])
-        cmd, env, log_path = self._opensm_args(list(args) + ["-o"], conf, rundir)
+        cmd, env, log_path = self._opensm_args(list(args) + ["-o"], conf, rundir,
+                                               ONCE_SWEEP_INTERVAL)
         if env_extra:
             env.update(env_extra)
         start = time.monotonic()

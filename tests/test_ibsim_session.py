@@ -2,6 +2,7 @@
 """The ibsim/OpenSM harness itself: isolation, clean-up, console faults."""
 
 import os
+import re
 import subprocess
 
 from ibsim_session import IbsimFabric, find_umad2sim
@@ -33,6 +34,18 @@ def test_two_sessions_are_isolated_and_cleaned_up(tmp_path):
         assert a.dump_fts().count("6 valid lids dumped") == 2
         pid = b._ibsim.pid
     assert not _alive(pid)
+
+
+def test_run_once_opensm_waits_instead_of_spinning(tmp_path):
+    # opensm -o waits for SUBNET UP in slices of its sweep interval; with
+    # -s 0 its main thread spins on a core while the engine routes. The
+    # interval it parsed is on its standard output.
+    with IbsimFabric(NET, tmp_path) as fabric:
+        run = fabric.run_opensm(["-R", "minhop"])
+        assert run.returncode == 0 and run.subnet_up, run.log[-2000:]
+        with open(os.path.join(run.workdir, "opensm.out")) as f:
+            parsed = re.findall(r"^ sweep interval = (\d+)$", f.read(), re.M)
+        assert parsed and int(parsed[-1]) > 0, parsed
 
 
 def test_console_unlink_triggers_resweep(tmp_path):
