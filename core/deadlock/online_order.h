@@ -54,7 +54,24 @@ class OnlineTopologicalOrder {
       mark[v] = stamp;
     }
     bool done() const { return head == found.size(); }
-    std::uint32_t next() { return found[head++]; }
+    // Expands the next vertex through `edges` (succ or pred), finding the
+    // neighbours `inside` the window; true when one was found by `other`.
+    template <class Edges, class Inside>
+    bool expand(const Side& other, std::uint32_t stamp, Edges& edges, Inside&& inside) {
+      bool met = false;
+      edges(found[head++], [&](std::uint32_t w) {
+        if (met || mark[w] == stamp) return;
+        if (other.mark[w] == stamp) {
+          met = true;
+          return;
+        }
+        if (inside(w)) {
+          mark[w] = stamp;
+          found.push_back(w);
+        }
+      });
+      return met;
+    }
   };
   // The found vertices leave their places and sit, in their old order,
   // between `before` and its successor (move_after), or between the
@@ -85,7 +102,6 @@ bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& suc
   // path from y to x only passes vertices between them.
   forward_.begin(y, stamp);
   backward_.begin(x, stamp);
-  bool cycle = false;
   for (;;) {
     if (forward_.done()) {
       move_after(x, forward_.found);
@@ -95,32 +111,11 @@ bool OnlineTopologicalOrder::insert(std::uint32_t x, std::uint32_t y, Succ&& suc
       move_before(y, backward_.found);
       return true;
     }
-    const std::uint32_t v = forward_.next();
-    succ(v, [&](std::uint32_t w) {
-      if (cycle || forward_.mark[w] == stamp) return;
-      if (backward_.mark[w] == stamp) {  // w reaches x (x itself, too)
-        cycle = true;
-        return;
-      }
-      if (label_[w] < ub) {
-        forward_.mark[w] = stamp;
-        forward_.found.push_back(w);
-      }
-    });
-    if (cycle) return false;
-    const std::uint32_t u = backward_.next();
-    pred(u, [&](std::uint32_t w) {
-      if (cycle || backward_.mark[w] == stamp) return;
-      if (forward_.mark[w] == stamp) {  // y reaches w (y itself, too)
-        cycle = true;
-        return;
-      }
-      if (label_[w] > lb) {
-        backward_.mark[w] = stamp;
-        backward_.found.push_back(w);
-      }
-    });
-    if (cycle) return false;
+    // Forward through vertices before x, backward through those after y; a
+    // vertex the other side found closes the cycle (x and y themselves too).
+    if (forward_.expand(backward_, stamp, succ, [&](std::uint32_t w) { return label_[w] < ub; }) ||
+        backward_.expand(forward_, stamp, pred, [&](std::uint32_t w) { return label_[w] > lb; }))
+      return false;
   }
 }
 
