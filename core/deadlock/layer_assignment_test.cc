@@ -482,6 +482,29 @@ TEST(LayerAssignment, WalkShortcutsChangeNoLayer) {
   }
 }
 
+TEST(LayerAssignment, SwitchesOfMoreThan63PortsAreLayeredToo) {
+  // Past 63 ports a switch's edges are not kept as port masks (Geometry::
+  // narrow): the layer graphs' searches scan its slots, forward and
+  // backward. A ring with 64 hosts per switch needs the layers the ring
+  // with one host per switch needs, and a 4x4 torus of such switches gets
+  // layers the credit-loop check passes.
+  const Fabric wide_ring = ring(8, 64), thin_ring = ring(8, 1);
+  ASSERT_FALSE(Geometry(wide_ring).narrow);
+  ASSERT_TRUE(Geometry(thin_ring).narrow);
+  LayerOptions o = first_fit(16);
+  o.try_other_orders = false;
+  const LayerAssignment wide = assign_layers(wide_ring, min_hop_lfts(wide_ring), o);
+  const LayerAssignment thin = assign_layers(thin_ring, min_hop_lfts(thin_ring), o);
+  EXPECT_EQ(wide.layers_needed, 2u);
+  EXPECT_EQ(thin.layers_needed, 2u);
+  const Fabric torus = grid({4, 4}, true, 64);
+  ASSERT_FALSE(Geometry(torus).narrow);
+  const ForwardingTables lfts = min_hop_lfts(torus);
+  const LayerAssignment a = assign_layers(torus, lfts, o);
+  EXPECT_GE(a.layers_needed, 2u);
+  expect_deadlock_free(torus, lfts, a.table);
+}
+
 TEST(LayerAssignment, AllocationFailureInAnyTaskThrowsAndNeverHangs) {
   // The exception fence with first fit's pipeline: whichever parallel task
   // fails as it starts (the survey's, either end of the pipeline), the
