@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "deadlock_option.h"
 
+#include <array>
 #include <memory>
 #include <sstream>
 
@@ -18,14 +19,13 @@ namespace {
 // The layers (SLs) a layer table gives routes from host ports: the rows of
 // switches with hosts cabled to them, every destination LID.
 std::vector<unsigned> layers_from_hosts(const Fabric& fabric, const LayerTable& table) {
-  std::uint32_t seen = 0;  // layers are 0..15
+  std::array<bool, 256> seen{};
   const std::vector<Lid> dests = deadlock::destination_lids(fabric);
   for (const deadlock::SourceSwitch& s : deadlock::source_switches(fabric))
-    for (const Lid dlid : dests)
-      seen |= 1u << (table.get(s.node, dlid) & 31u);
+    for (const Lid dlid : dests) seen[table.get(s.node, dlid)] = true;
   std::vector<unsigned> layers;
-  for (unsigned l = 0; l < 32; ++l)
-    if (seen & (1u << l)) layers.push_back(l);
+  for (unsigned l = 0; l < seen.size(); ++l)
+    if (seen[l]) layers.push_back(l);
   return layers;
 }
 

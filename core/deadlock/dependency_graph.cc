@@ -60,8 +60,7 @@ ChannelDependencies build_channel_dependencies(const Fabric& fabric, const Forwa
   for (const SourceSwitch& src : sources) {
     for (Lid dlid : destinations) {
       const WalkEnd end = walk_route(tracer, src.node, dlid, hops);
-      std::size_t routes_here = 0;
-      for (const SourcePort& sp : src.ports) routes_here += sp.lid_count;
+      const std::size_t routes_here = src.lid_count();
       result.routes += routes_here;
       if (end == WalkEnd::unrouted) result.unrouted += routes_here;
       if (end == WalkEnd::broken) result.broken += routes_here;

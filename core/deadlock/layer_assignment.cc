@@ -45,8 +45,7 @@ class LayerPlanner {
         paths_(ns_, dests_.size()),
         order_(options.order) {
     for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
-    for (std::size_t s = 0; s < ns_; ++s)
-      for (const SourcePort& p : sources_[s].ports) paths_.weight[s] += p.lid_count;
+    for (std::size_t s = 0; s < ns_; ++s) paths_.weight[s] = sources_[s].lid_count();
   }
 
   LayerAssignment run() {

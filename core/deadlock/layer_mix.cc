@@ -24,8 +24,7 @@ LayerMix layer_mix(const Fabric& fabric, const ForwardingTables& lfts, const Lay
   std::vector<Hop> hops;
   const std::vector<Lid> dests = destination_lids(fabric);
   for (const SourceSwitch& s : source_switches(fabric)) {
-    std::size_t weight = 0;
-    for (const SourcePort& p : s.ports) weight += p.lid_count;
+    const std::size_t weight = s.lid_count();
     for (const Lid dlid : dests) {
       if (walk_route(tracer, s.node, dlid, hops) != WalkEnd::delivered) continue;
       const unsigned layer = layers.get(s.node, dlid);

@@ -27,6 +27,14 @@ constexpr std::size_t kSourceBlock = 64;
 // layers in it in proportion to what each lacks.
 constexpr std::size_t kFreeDeck = 64;
 
+// The threads' counts per layer, added up.
+std::vector<std::size_t> add_up(const std::vector<std::vector<std::size_t>>& partial) {
+  std::vector<std::size_t> sum(partial.front().size(), 0);
+  for (const auto& p : partial)
+    for (std::size_t l = 0; l < sum.size(); ++l) sum[l] += p[l];
+  return sum;
+}
+
 // The routes (weights) in each first-fit layer, and (the last entry) those
 // of paths without dependencies, which fit any layer.
 std::vector<std::size_t> first_fit_load(const PathTable& paths, unsigned n, unsigned threads) {
@@ -39,10 +47,7 @@ std::vector<std::size_t> first_fit_load(const PathTable& paths, unsigned n, unsi
         load[paths.length[i] != 0 ? paths.layer[i] : n] += paths.weight[s];
       }
   });
-  std::vector<std::size_t> load(n + 1, 0);
-  for (const auto& p : partial)
-    for (unsigned l = 0; l <= n; ++l) load[l] += p[l];
-  return load;
+  return add_up(partial);
 }
 
 // Layers in proportion to `count` (summing to the deck's length),
@@ -226,10 +231,7 @@ std::vector<std::size_t> spread_into_table(const PathTable& paths,
         load[layer] += paths.weight[s];
       }
   });
-  std::vector<std::size_t> load(n, 0);
-  for (const auto& p : partial)
-    for (unsigned l = 0; l < n; ++l) load[l] += p[l];
-  return load;
+  return add_up(partial);
 }
 
 }  // namespace psssp::deadlock

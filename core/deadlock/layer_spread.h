@@ -3,8 +3,9 @@
 // written into the layer table. A subset of an acyclic layer is acyclic, so
 // none of this needs a cycle search.
 //
-//   std::vector<std::size_t> load =
-//       spread_into_table(paths, sources, dests, {8, needed, true, threads}, table);
+//   SpreadOptions o;
+//   o.needed = needed;  // first fit's layers; 8 layers, balanced by default
+//   std::vector<std::size_t> load = spread_into_table(paths, sources, dests, o, table);
 #pragma once
 
 #include <cstddef>

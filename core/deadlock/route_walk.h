@@ -25,6 +25,12 @@ struct SourcePort {
 struct SourceSwitch {
   NodeId node = kNoNode;
   std::vector<SourcePort> ports;
+  // The source LIDs behind the switch: the routes each of its paths stands for.
+  std::size_t lid_count() const {
+    std::size_t n = 0;
+    for (const SourcePort& p : ports) n += p.lid_count;
+    return n;
+  }
 };
 
 // Switches with at least one source host port, in fabric switch order.
