@@ -19,6 +19,8 @@
 namespace psssp::deadlock {
 namespace {
 
+static_assert(PathTable::kOwn == PathSurvey::kOwn);
+
 // Layers tried before giving up counting how many would be needed.
 constexpr unsigned kSearchCap = 64;
 // Destinations whose LFT columns are read in one pass over the switches.
@@ -53,9 +55,11 @@ class LayerPlanner {
     result.table = LayerTable(g_.fabric);
     survey_paths();
     choose_first_fit(result);
+    if (!paths_.repeat.empty()) fill_repeated();
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
-    result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() + column_bytes_ +
-                        mark_bytes_ + g_.slots.size() + layers_.size() * LayerGraph::bytes(g_);
+    result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() +
+                        paths_.repeat.size() + column_bytes_ + mark_bytes_ + g_.slots.size() +
+                        layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
     layers_.clear();  // spreading needs no graphs
     const std::vector<std::size_t> load = spread_into_table(
@@ -77,68 +81,218 @@ class LayerPlanner {
  private:
   // Dependencies per path (capped), so paths can be visited by length; also
   // the union of all dependencies: acyclic means one layer holds them all.
+  // Destinations are independent: each thread surveys units of them into
+  // its own union and lengths seen; a loop found by several threads is
+  // reported for the lowest unit, as one thread would.
   void survey_paths() {
-    // Destinations are independent: each thread surveys blocks of them into
-    // its own union and lengths seen, reading the block's LFT columns (one
-    // cache miss per switch and block, not per route); a loop found by
-    // several threads is reported for the lowest destination, as one thread
-    // would.
+    const std::size_t rows = tracer_.switch_count();
     const auto threads = static_cast<unsigned>(std::max<std::size_t>(
         1, std::min<std::size_t>(parallel::effective_threads(options_.threads), dests_.size())));
-    std::vector<std::vector<std::uint8_t>> in_union(threads);
-    std::vector<std::vector<bool>> has_length(threads);
-    std::vector<std::unique_ptr<PathSurvey>> surveys(threads);
-    std::vector<std::vector<std::uint8_t>> block(threads);  // kColumnBlock columns
-    const std::size_t rows = tracer_.switch_count();
-    const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
-    // Hosts on every switch (tori, meshes, HyperX, dragonflies): the union
-    // is all but certain to hold a cycle, so first fit will run and read the
-    // LFT by destination. The survey's columns are kept for it instead of
-    // being read a second time (the 32x32 torus: 13 ms of 150).
+    std::vector<SurveyThread> t(threads);
     if (sources_.size() == rows) {
+      // Hosts on every switch (tori, meshes, HyperX, dragonflies): every
+      // switch is a source, so the union needs no walks (direct_union), and
+      // when it is acyclic (HyperX and meshes in dimension order) no path
+      // needs surveying. Else first fit runs and reads the LFT by
+      // destination, kept from the union's pass, and the survey goes by
+      // destination switch to find the routes that repeat another.
       columns_.assign(dests_.size() * rows, 0);
       column_bytes_ = columns_.size();
-    }
-    parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
-      if (!surveys[w]) {
-        surveys[w] = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_);
-        in_union[w].assign(g_.slots.size(), 0);
-        has_length[w].assign(256, false);
-        if (columns_.empty()) block[w].assign(kColumnBlock * rows, 0);
+      one_layer_ = slots_acyclic(g_.fabric, g_.slots, direct_union(threads));
+      if (one_layer_) {
+        columns_ = {};
+        return;
       }
-      PathSurvey& survey = *surveys[w];
+      paths_.repeat.assign(paths_.length.size(), PathTable::kOwn);
+      const Units units = group_destinations();
+      parallel::parallel_for(units.size(), threads, [&](std::size_t u, unsigned w) {
+        SurveyThread& my = start(t[w], units.max_group, 0);
+        for (std::size_t m = units.begin[u]; m < units.begin[u + 1]; ++m) {
+          const std::size_t d = paths_.members[m];
+          if (paths_.group_first[d] == m) my.survey->begin_group();
+          survey_destination(my, d, columns_.data() + d * rows);
+        }
+      });
+    } else {
+      // Blocks of LIDs: the block's LFT columns read in one pass over the
+      // rows (one cache miss per switch and block, not per route).
+      const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
+      parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
+        SurveyThread& my = start(t[w], 0, kColumnBlock * rows);
+        const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
+        load_columns(d0, d1, my.block.data());
+        for (std::size_t d = d0; d < d1; ++d)
+          survey_destination(my, d, my.block.data() + (d - d0) * rows);
+      });
+      std::vector<std::uint8_t> all(g_.slots.size(), 0);
+      for (const SurveyThread& my : t)
+        for (std::size_t i = 0; i < my.in_union.size(); ++i) all[i] |= my.in_union[i];
+      // Every subset of an acyclic graph is acyclic: first fit would put
+      // every route into layer 0, and balancing may move any route anywhere.
+      one_layer_ = slots_acyclic(g_.fabric, g_.slots, all);
+    }
+    for (unsigned len = 1; len < 256; ++len)
+      for (const SurveyThread& my : t)
+        if (!my.has_length.empty() && my.has_length[len]) {
+          paths_.lengths.push_back(len);
+          break;
+        }
+  }
+
+  struct SurveyThread {
+    std::unique_ptr<PathSurvey> survey;
+    std::vector<std::uint8_t> in_union;
+    std::vector<bool> has_length;
+    std::vector<std::uint8_t> block;  // LFT columns
+  };
+  SurveyThread& start(SurveyThread& t, std::size_t max_group, std::size_t block_bytes) {
+    if (!t.survey) {
+      t.survey = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_, max_group);
+      t.in_union.assign(g_.slots.size(), 0);
+      t.has_length.assign(256, false);
+      t.block.assign(block_bytes, 0);
+    }
+    return t;
+  }
+
+  // The paths toward dests_[d] from every source: their lengths and
+  // dependencies, and in a group which repeat another's (their lengths read
+  // 0 until fill_repeated, so first fit never visits them).
+  void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column) {
+    PathSurvey& survey = *t.survey;
+    survey.begin(dests_[d], column);
+    for (std::size_t s = 0; s < ns_; ++s) {
+      WalkEnd end = WalkEnd::delivered;
+      const std::size_t count = survey.count(sources_[s].node, t.in_union, end);
+      if (end == WalkEnd::loop)
+        throw LayerError("forwarding loop on the route from " +
+                             describe_node(g_.fabric, sources_[s].node) + " to LID " +
+                             std::to_string(dests_[d]) + ": no layering is deadlock-free",
+                         0, options_.max_layers);
+      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+      const std::uint8_t repeat = survey.same_route_as();
+      paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
+      if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
+      t.has_length[len] = true;
+    }
+  }
+
+  // Where every switch is a source: the union of the routes' dependencies
+  // is that of every switch's next two hops toward every LID (the
+  // dependency where the route from one switch enters and leaves the next),
+  // one pass over the LFT; also the LFT by destination into columns_.
+  std::vector<std::uint8_t> direct_union(unsigned threads) {
+    const std::size_t rows = tracer_.switch_count();
+    const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
+    std::vector<std::vector<std::uint8_t>> in_union(threads);
+    parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
+      std::vector<std::uint8_t>& marked = in_union[w];
+      if (marked.empty()) marked.assign(g_.slots.size(), 0);
       const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
-      std::uint8_t* columns = columns_.empty() ? block[w].data() : columns_.data() + d0 * rows;
-      load_columns(d0, d1, columns);
+      load_columns(d0, d1, columns_.data() + d0 * rows);
       for (std::size_t d = d0; d < d1; ++d) {
-        survey.begin(dests_[d], columns + (d - d0) * rows);
-        for (std::size_t s = 0; s < ns_; ++s) {
-          WalkEnd end = WalkEnd::delivered;
-          const std::size_t count = survey.count(sources_[s].node, in_union[w], end);
-          if (end == WalkEnd::loop)
-            throw LayerError("forwarding loop on the route from " +
-                                 describe_node(g_.fabric, sources_[s].node) + " to LID " +
-                                 std::to_string(dests_[d]) + ": no layering is deadlock-free",
-                             0, options_.max_layers);
-          const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-          paths_.length[d * ns_ + s] = len;
-          has_length[w][len] = true;
+        if (dests_[d] >= tracer_.lid_limit()) continue;  // no table: no route
+        const std::uint32_t want = tracer_.terminal_of_lid(dests_[d]);
+        const std::uint8_t* column = columns_.data() + d * rows;
+        for (std::uint32_t row = 0; row < rows; ++row) {
+          ChannelId in = 0, out = 0;
+          const std::uint32_t next = tracer_.step_port(row, column[row], want, in);
+          if (next == RouteTracer::kFailed || next == RouteTracer::kArrived) continue;
+          const PortRef at = g_.slots.arrival(in);
+          if (!at.valid()) continue;
+          const std::uint32_t after = tracer_.step_port(next, column[next], want, out);
+          if (after == RouteTracer::kFailed || after == RouteTracer::kArrived) continue;
+          marked[g_.slots.slot(at.node, at.port, column[next])] = 1;
         }
       }
     });
     std::vector<std::uint8_t> all(g_.slots.size(), 0);
     for (const auto& u : in_union)
       for (std::size_t i = 0; i < u.size(); ++i) all[i] |= u[i];
-    // Every subset of an acyclic graph is acyclic: first fit would put every
-    // route into layer 0, and balancing may move any route anywhere.
-    one_layer_ = slots_acyclic(g_.fabric, g_.slots, all);
-    if (one_layer_) columns_ = {};  // no first fit after all
-    for (unsigned len = 1; len < 256; ++len)
-      for (const auto& seen : has_length)
-        if (!seen.empty() && seen[len]) {
-          paths_.lengths.push_back(len);
-          break;
+    return all;
+  }
+
+  // The survey's units of work where hosts are on every switch: the destinations grouped by the
+  // switch they are delivered at (paths_.members, paths_.group_first; groups in the order of their
+  // first LID, at most PathSurvey::kMaxGroup LIDs each), whole groups to a unit, about kColumnBlock
+  // LIDs.
+  struct Units {
+    std::vector<std::size_t> begin;  // unit u: members [begin[u], begin[u + 1])
+    std::size_t max_group = 1;
+    std::size_t size() const { return begin.size() - 1; }
+  };
+  Units group_destinations() {
+    const std::size_t n = dests_.size();
+    // The switch each LID is delivered at, as a group key (kNoNode: alone).
+    std::vector<NodeId> at(n, kNoNode);
+    for (std::size_t d = 0; d < n; ++d) {
+      const PortRef p = g_.fabric.port_of_lid(dests_[d]);
+      if (!p.valid()) continue;
+      if (g_.fabric.node(p.node).is_switch()) {
+        at[d] = p.node;
+      } else {
+        const PortRef remote = g_.fabric.port(p).remote;
+        if (remote.valid() && g_.fabric.node(remote.node).is_switch()) at[d] = remote.node;
+      }
+    }
+    std::vector<std::vector<std::uint32_t>> of_switch(g_.fabric.node_count());
+    for (std::size_t d = 0; d < n; ++d)
+      if (at[d] != kNoNode) of_switch[at[d]].push_back(static_cast<std::uint32_t>(d));
+    paths_.members.clear();
+    paths_.members.reserve(n);
+    paths_.group_first.assign(n, 0);
+    Units units;
+    units.begin.push_back(0);
+    std::size_t in_unit = 0;
+    const auto add_group = [&](const std::uint32_t* d, std::size_t count) {
+      const std::size_t first = paths_.members.size();
+      for (std::size_t i = 0; i < count; ++i) {
+        paths_.group_first[d[i]] = static_cast<std::uint32_t>(first);
+        paths_.members.push_back(d[i]);
+      }
+      units.max_group = std::max(units.max_group, count);
+      in_unit += count;
+      if (in_unit >= kColumnBlock) {
+        units.begin.push_back(paths_.members.size());
+        in_unit = 0;
+      }
+    };
+    for (std::size_t d = 0; d < n; ++d) {
+      if (at[d] == kNoNode) {
+        const auto alone = static_cast<std::uint32_t>(d);
+        add_group(&alone, 1);
+        continue;
+      }
+      std::vector<std::uint32_t>& group = of_switch[at[d]];
+      if (group.empty() || group.front() != d) continue;  // added with its first LID
+      for (std::size_t i = 0; i < group.size(); i += PathSurvey::kMaxGroup)
+        add_group(group.data() + i, std::min(PathSurvey::kMaxGroup, group.size() - i));
+      group = {};
+    }
+    if (in_unit != 0) {
+      units.begin.push_back(paths_.members.size());
+    }
+    return units;
+  }
+
+  // Paths that repeat an earlier one (same source, another LID of the same
+  // group, the same channels) take its length and layer: first fit skipped
+  // them, and would have given them the same layer (it goes to the lowest
+  // layer that stays acyclic with the path's dependencies; layers only
+  // grow, so the layers below the other path's still refuse them and its
+  // layer holds them already).
+  void fill_repeated() {
+    const auto fill = [&](std::size_t d0, std::size_t d1, unsigned) {
+      for (std::size_t d = d0; d < d1; ++d)
+        for (std::size_t s = 0; s < ns_; ++s) {
+          const std::size_t i = paths_.index(s, d);
+          if (paths_.repeat[i] == PathTable::kOwn) continue;
+          const std::size_t o = paths_.index(s, paths_.original(s, d));
+          paths_.length[i] = paths_.length[o];
+          paths_.layer[i] = paths_.layer[o];
         }
+    };
+    parallel::parallel_slices(dests_.size(), parallel::effective_threads(options_.threads), fill);
   }
 
   // First fit (first_fit.h) in order_: the layers needed, 0 when more than
@@ -175,9 +329,10 @@ class LayerPlanner {
   void load_columns(std::size_t d0, std::size_t d1, std::uint8_t* out) const {
     const std::size_t rows = tracer_.switch_count();
     for (std::uint32_t row = 0; row < rows; ++row)
-      for (std::size_t d = d0; d < d1; ++d)
-        out[(d - d0) * rows + row] =
-            dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
+      for (std::size_t d = d0; d < d1; ++d) out[(d - d0) * rows + row] = entry(row, d);
+  }
+  std::uint8_t entry(std::uint32_t row, std::size_t d) const {
+    return dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
   }
 
   // Layers a first fit may open before it gives up.

@@ -12,17 +12,24 @@
 // dealt over all layers.
 // First fit (first_fit.h) walks a route only as far as a layer try needs
 // and, on two threads, places layer 0 on one and the rest on the other.
+// It places only routes that repeat no other: the survey (path_survey.h)
+// finds, among the LIDs delivered at one switch, a route that takes the
+// same channels as an earlier LID's route from the same source switch;
+// it has the same dependencies, comes later in every placement order, and
+// first fit would give it the same layer, so it takes that layer
+// afterwards (on dragonfly a12p6h6 0.83M of 5.26M routes are placed).
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for
-// its length and one for its layer (and, where first fit runs, one for the
-// transposed LFT and two per first-fit thread for its marks), plus per
-// layer two bits per possible dependency (switch ports squared) and a few
-// words per channel; never a LIDs x LIDs table.
+// its length, one for its layer and one naming the route it repeats (and,
+// where first fit runs, one for the transposed LFT and two per first-fit
+// thread for its marks), plus per layer two bits per possible dependency
+// (switch ports squared) and a few words per channel; never a LIDs x LIDs
+// table.
 //
 // Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.8x the routing's CPU time;
-// of 7M tries to add a route to a layer 5M find every dependency there
-// already and 1.7M one already refused (bit tests), and about 0.2M
-// dependencies need the order's search. Fat trees (one layer) only pay the
+// switches, 5.4M paths, 3 layers) about 0.63x the routing's CPU time, most
+// of it the survey, layer 0's insertions and the table; the placed routes'
+// dependencies are mostly in the layer already or refused there (bit
+// tests), a few need the order's search. Fat trees (one layer) only pay the
 // survey and the table: 0.035-0.04 s at 4096 hosts (routing 0.28-0.30 s).
 // Placing all routes to a LID at once (their tree) was tried: it needs
 // more layers (5 instead of 3 on a12p6h6) and is no faster.

@@ -4,16 +4,53 @@
 namespace psssp::deadlock {
 
 PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
-                       const RouteTracer& tracer)
+                       const RouteTracer& tracer, std::size_t max_group)
     : fabric_(fabric),
       slots_(slots),
       tracer_(tracer),
       known_(tracer.switch_count(), 0),
       onward_(tracer.switch_count(), 0),
       out_(tracer.switch_count(), 0),
-      out_switch_(tracer.switch_count(), 0) {}
+      out_switch_(tracer.switch_count(), 0),
+      max_group_(std::min(max_group, kMaxGroup)) {
+  if (max_group_ != 0) {
+    named_in_.assign(tracer.switch_count(), 0);
+    named_count_.assign(tracer.switch_count(), 0);
+    names_.resize(tracer.switch_count() * max_group_);
+    name_.assign(tracer.switch_count(), 0);
+  }
+}
+
+void PathSurvey::begin_group() {
+  index_ = 0;
+  started_group_ = true;
+  if (++group_ == 0) {  // wrapped: forget all
+    std::fill(named_in_.begin(), named_in_.end(), 0u);
+    group_ = 1;
+  }
+}
+
+std::uint8_t PathSurvey::first_with(std::uint32_t row, std::uint16_t key) {
+  if (named_in_[row] != group_) {
+    named_in_[row] = group_;
+    named_count_[row] = 0;
+  }
+  Named* names = names_.data() + row * max_group_;
+  const std::uint8_t n = named_count_[row];
+  for (std::uint8_t i = 0; i < n; ++i)
+    if (names[i].key == key) return names[i].lid;
+  if (n < max_group_) {
+    names[n] = Named{key, index_};
+    named_count_[row] = static_cast<std::uint8_t>(n + 1);
+  }
+  return index_;
+}
 
 void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
+  if (started_group_)
+    started_group_ = false;
+  else if (index_ != kOwn)
+    ++index_;
   dlid_ = dlid;
   column_ = column;
   want_ = dlid < tracer_.lid_limit() ? tracer_.terminal_of_lid(dlid) : 0;
@@ -24,6 +61,7 @@ void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
 }
 
 std::size_t PathSurvey::walk(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end) {
+  same_as_ = kOwn;
   end = walk_route(tracer_, source, dlid_, hops_);
   std::size_t n = 0;
   for (std::size_t i = 1; i < hops_.size(); ++i) {
@@ -82,7 +120,27 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
       ++onward;
     }
   }
+  name_ways_onward(row, hit);
   return onward;
+}
+
+// Names the ways onward of the switches just walked (path_), from the end:
+// each is named by its port and the next switch's name (`known`, the
+// switch the walk stopped at, has its name already when `hit`).
+void PathSurvey::name_ways_onward(std::uint32_t known, bool hit) {
+  if (max_group_ == 0 || index_ >= max_group_) {
+    same_as_ = kOwn;
+    return;
+  }
+  std::uint8_t next = hit ? name_[known] : 0;
+  for (std::size_t j = path_.size(); j-- > 0;) {
+    const Step& s = path_[j];
+    const std::uint16_t key =
+        s.to_switch ? static_cast<std::uint16_t>(s.out << 8 | next) : kDelivers;
+    next = name_[s.row] = first_with(s.row, key);
+  }
+  const std::uint8_t first = path_.empty() ? name_[known] : name_[path_.front().row];
+  same_as_ = first < index_ ? first : kOwn;
 }
 
 }  // namespace psssp::deadlock

@@ -6,10 +6,22 @@
 // and destination instead of one per hop of every route. Gives exactly what
 // walk_route and a dependency per consecutive switch-to-switch hop pair give;
 // routes that do not end in delivery are walked that way.
+// With a group size, it also finds routes that repeat one counted before:
+// the LIDs of a group (those of one destination switch) begun one after
+// another, a route from a source that takes the same switch-to-switch
+// channels as the route of an earlier LID of the group has the same
+// dependencies. Per switch, a route's way onward is named by its first
+// LID: the port it leaves by and the name of the way onward from the next
+// switch (a switch that delivers: one name for all), so two routes are the
+// same exactly when their names are (no hashing).
 //
-//   PathSurvey survey(fabric, slots, tracer);
+//   PathSurvey survey(fabric, slots, tracer, max_group);
+//   survey.begin_group();
 //   survey.begin(dlid, column);  // column[row] = LFT entry of row for dlid
-//   for (NodeId s : sources) n = survey.count(s, marked, end);
+//   for (NodeId s : sources) {
+//     n = survey.count(s, marked, end);
+//     j = survey.same_route_as();  // kOwn, or the group's LID j routed alike
+//   }
 #pragma once
 
 #include <cstdint>
@@ -22,9 +34,17 @@ namespace psssp::deadlock {
 
 class PathSurvey {
  public:
-  // All must outlive the survey.
-  PathSurvey(const Fabric& fabric, const DependencySlots& slots, const RouteTracer& tracer);
+  static constexpr std::uint8_t kOwn = 0xFF;     // repeats no earlier route
+  static constexpr std::size_t kMaxGroup = 254;  // LIDs per group, at most
 
+  // All must outlive the survey. max_group: the most LIDs a group will
+  // hold (at most kMaxGroup); 0 finds no repeated routes.
+  PathSurvey(const Fabric& fabric, const DependencySlots& slots, const RouteTracer& tracer,
+             std::size_t max_group = 0);
+
+  // Starts a group: the LIDs begun from here on (at most max_group) are
+  // compared with each other.
+  void begin_group();
   // Starts the routes toward `dlid`; forgets what was known about the last.
   // column[row]: the LFT entry for dlid of the tracer's switch row (the
   // caller's copy, laid out by destination so that a route's walk reads few
@@ -34,6 +54,11 @@ class PathSurvey {
   // current destination; sets marked[slot] = 1 for each (those of a known
   // suffix were marked when it was first met). `end` as walk_route says.
   std::size_t count(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end);
+  // After count(): the place in the group (0 = the LID begun first) of the
+  // first LID whose route from the same source takes the same channels
+  // between switches, if it is an earlier one; else kOwn (also for routes
+  // that do not deliver, and without groups).
+  std::uint8_t same_route_as() const { return same_as_; }
 
  private:
   struct Step {
@@ -54,8 +79,28 @@ class PathSurvey {
   std::vector<std::uint32_t> onward_;     // dependencies from the row on, as a source
   std::vector<PortNum> out_;              // the row's output port
   std::vector<std::uint8_t> out_switch_;  // it leads to a switch
+  // The name of the way onward at `row` with `key` (out port and the next
+  // switch's name, or kDelivers): the first LID of the group with it.
+  std::uint8_t first_with(std::uint32_t row, std::uint16_t key);
+  void name_ways_onward(std::uint32_t known, bool hit);
+  static constexpr std::uint16_t kDelivers = 0xFFFF;
+
   std::vector<Step> path_;
   std::vector<Hop> hops_;
+  // Repeated routes (max_group_ != 0).
+  struct Named {
+    std::uint16_t key;
+    std::uint8_t lid;  // place in the group
+  };
+  std::size_t max_group_ = 0;
+  std::uint8_t index_ = kOwn;   // the current LID's place in the group
+  bool started_group_ = false;  // begin_group() and no begin() since
+  std::uint8_t same_as_ = kOwn;
+  std::uint32_t group_ = 0;                // per group
+  std::vector<std::uint32_t> named_in_;    // group_ when the row's names are this group's
+  std::vector<std::uint8_t> named_count_;  // names at the row
+  std::vector<Named> names_;               // max_group_ per row
+  std::vector<std::uint8_t> name_;         // the row's way onward toward the current LID
 };
 
 }  // namespace psssp::deadlock

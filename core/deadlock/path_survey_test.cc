@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
 #include "topologies/test_topologies.h"
 
 namespace psssp::deadlock {
@@ -92,6 +97,108 @@ TEST(PathSurvey, EqualsWalksOnLoopsBlackHolesAndDeadPorts) {
   EXPECT_EQ(end, WalkEnd::unrouted);
   survey.count(*f.find_by_name("sw-3"), marked, end);
   EXPECT_EQ(end, WalkEnd::broken);
+}
+
+// The switch-to-switch channels of a delivered route (the switch and port
+// each leaves by toward another switch), or nothing for one not delivered.
+std::optional<std::vector<std::pair<NodeId, PortNum>>> channels(const RouteTracer& tracer,
+                                                                NodeId source, Lid dlid) {
+  std::vector<Hop> hops;
+  if (walk_route(tracer, source, dlid, hops) != WalkEnd::delivered) return std::nullopt;
+  std::vector<std::pair<NodeId, PortNum>> out;
+  for (const Hop& h : hops)
+    if (h.to_switch) out.emplace_back(h.sw, h.out_port);
+  return out;
+}
+
+// Groups of the LIDs delivered at each switch, ascending; same_route_as()
+// of every route equals the first earlier LID of its group whose walk from
+// the same switch leaves every switch by the same port. Returns the routes
+// that repeat one.
+std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables& lfts,
+                                        std::size_t max_group = 0) {
+  const DependencySlots slots(f);
+  const RouteTracer tracer(f, lfts);
+  std::map<NodeId, std::vector<Lid>> at;
+  for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid) {
+    const PortRef p = f.port_of_lid(static_cast<Lid>(dlid));
+    if (!p.valid()) continue;
+    at[f.node(p.node).is_switch() ? p.node : f.port(p).remote.node].push_back(
+        static_cast<Lid>(dlid));
+  }
+  if (max_group == 0)
+    for (const auto& [sw, lids] : at) max_group = std::max(max_group, lids.size());
+  PathSurvey survey(f, slots, tracer, max_group);
+  std::vector<std::uint8_t> marked(slots.size(), 0);
+  std::size_t repeats = 0;
+  for (const auto& [sw, lids] : at) {
+    std::vector<std::vector<std::uint8_t>> columns;
+    for (const Lid dlid : lids) columns.push_back(column_of(tracer, dlid));
+    // Every switch as a source, LID by LID as the layer assignment goes.
+    std::map<NodeId, std::vector<std::uint8_t>> got;
+    survey.begin_group();
+    for (std::size_t j = 0; j < lids.size(); ++j) {
+      survey.begin(lids[j], columns[j].data());
+      for (const NodeId source : f.switches()) {
+        WalkEnd end = WalkEnd::delivered;
+        survey.count(source, marked, end);
+        got[source].push_back(survey.same_route_as());
+      }
+    }
+    for (const NodeId source : f.switches())
+      for (std::size_t j = 0; j < lids.size(); ++j) {
+        std::uint8_t want = PathSurvey::kOwn;
+        const auto mine = channels(tracer, source, lids[j]);
+        for (std::size_t i = 0; mine && j < max_group && i < j && want == PathSurvey::kOwn; ++i)
+          if (channels(tracer, source, lids[i]) == mine) want = static_cast<std::uint8_t>(i);
+        EXPECT_EQ(int{got[source][j]}, int{want}) << "switch " << source << " LID " << lids[j];
+        repeats += want != PathSurvey::kOwn;
+      }
+  }
+  return repeats;
+}
+
+TEST(PathSurvey, RepeatedRoutesAreThoseThatWalkTheSameChannels) {
+  // A torus (3 LIDs per switch), a two-level tree with two cables between
+  // each leaf and spine and two LIDs per host port (routes to the LIDs of
+  // one leaf take the same switches over different cables), and a line with
+  // a loop and a black hole (never a repeat).
+  const Fabric torus = testing::grid({4, 4}, true, 2);
+  EXPECT_GT(expect_repeats_as_walks_say(torus, testing::min_hop_lfts(torus)), 50u);
+  const Fabric tree = testing::with_lids(topo::fattree2(4, 3, 2, 2, 0), 1);
+  EXPECT_GT(expect_repeats_as_walks_say(tree, testing::min_hop_lfts(tree)), 50u);
+  const Fabric line = testing::grid({4}, false, 2);
+  ForwardingTables lfts = testing::min_hop_lfts(line);
+  const Lid far = line.node(*line.find_by_name("h-6")).ports[1].lid;
+  const Lid near = line.node(*line.find_by_name("h-2")).ports[1].lid;
+  lfts.set(*line.find_by_name("sw-2"), far, 4);  // back to sw-1, which sends it on
+  lfts.set(*line.find_by_name("sw-1"), far, 3);
+  lfts.set(*line.find_by_name("sw-0"), near, kNoPath);
+  EXPECT_GT(expect_repeats_as_walks_say(line, lfts), 0u);
+}
+
+TEST(PathSurvey, LidsBeyondTheGroupSizeRepeatNothing) {
+  // Groups of 7 LIDs (a switch and 6 hosts) compared only in their first 3.
+  const Fabric torus = testing::grid({4, 4}, true, 6);
+  EXPECT_GT(expect_repeats_as_walks_say(torus, testing::min_hop_lfts(torus), 3), 10u);
+}
+
+TEST(PathSurvey, WithoutGroupsNoRouteRepeats) {
+  const Fabric f = testing::grid({4, 4}, true, 2);
+  const ForwardingTables lfts = testing::min_hop_lfts(f);
+  const DependencySlots slots(f);
+  const RouteTracer tracer(f, lfts);
+  PathSurvey survey(f, slots, tracer);
+  std::vector<std::uint8_t> marked(slots.size(), 0);
+  for (unsigned dlid = 1; dlid <= f.max_lid(); ++dlid) {
+    const std::vector<std::uint8_t> column = column_of(tracer, static_cast<Lid>(dlid));
+    survey.begin(static_cast<Lid>(dlid), column.data());
+    for (const NodeId sw : f.switches()) {
+      WalkEnd end = WalkEnd::delivered;
+      survey.count(sw, marked, end);
+      EXPECT_EQ(survey.same_route_as(), PathSurvey::kOwn);
+    }
+  }
 }
 
 }  // namespace

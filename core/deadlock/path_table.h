@@ -35,6 +35,8 @@ void for_each_byte_equal(const std::uint8_t* bytes, std::size_t n, std::uint8_t 
 }
 
 struct PathTable {
+  static constexpr std::uint8_t kOwn = 0xFF;  // repeat: the path repeats no other
+
   PathTable(std::size_t source_count, std::size_t dest_count)
       : sources(source_count),
         dests(dest_count),
@@ -43,10 +45,17 @@ struct PathTable {
         layer(length.size(), 0) {}
 
   std::size_t index(std::size_t s, std::size_t d) const { return d * sources + s; }
+  // The destination of the path that path (s, d) repeats (repeat != kOwn).
+  std::size_t original(std::size_t s, std::size_t d) const {
+    return members[group_first[d] + repeat[index(s, d)]];
+  }
 
   // Calls f(s, d) for every path with dependencies, in the placement order:
   // lid: destinations ascending, then sources; longest_first /
-  // shortest_first: by dependency count, then the same.
+  // shortest_first: by dependency count, then the same. (A path that
+  // repeats another comes after it in every order: the same length, a
+  // higher destination. First fit visits none of them: their lengths read
+  // 0 until it is over; then they take the other's length and layer.)
   template <typename F>
   void for_each(LayerOptions::Order order, F&& f) const {
     if (order == LayerOptions::Order::lid) {
@@ -69,6 +78,14 @@ struct PathTable {
   std::vector<std::uint8_t> length;  // per path: dependencies, capped at 255
   std::vector<unsigned> lengths;     // the lengths that occur, ascending
   std::vector<std::uint8_t> layer;   // per path
+  // Per path (where first fit runs; empty before): kOwn, or the place in
+  // its destination's group of the
+  // destination whose path from the same source takes the same channels
+  // (path_survey.h); such a path has the same dependencies, and first fit
+  // gives it the same layer.
+  std::vector<std::uint8_t> repeat;
+  std::vector<std::uint32_t> members;      // destinations, group by group
+  std::vector<std::uint32_t> group_first;  // per destination: its group's start in members
 };
 
 }  // namespace psssp::deadlock
