@@ -212,10 +212,11 @@ class LayerPlanner {
     return all;
   }
 
-  // The survey's units of work where hosts are on every switch: the destinations grouped by the
-  // switch they are delivered at (paths_.members, paths_.group_first; groups in the order of their
-  // first LID, at most PathSurvey::kMaxGroup LIDs each), whole groups to a unit, about kColumnBlock
-  // LIDs.
+  // The survey's units of work where hosts are on every switch: the
+  // destinations grouped by the switch they are delivered at
+  // (paths_.members, paths_.group_first; groups in the order of their first
+  // LID, at most PathSurvey::kMaxGroup LIDs each), whole groups to a unit,
+  // about kColumnBlock LIDs.
   struct Units {
     std::vector<std::size_t> begin;  // unit u: members [begin[u], begin[u + 1])
     std::size_t max_group = 1;
@@ -269,9 +270,7 @@ class LayerPlanner {
         add_group(group.data() + i, std::min(PathSurvey::kMaxGroup, group.size() - i));
       group = {};
     }
-    if (in_unit != 0) {
-      units.begin.push_back(paths_.members.size());
-    }
+    if (in_unit != 0) units.begin.push_back(paths_.members.size());
     return units;
   }
 
@@ -329,10 +328,9 @@ class LayerPlanner {
   void load_columns(std::size_t d0, std::size_t d1, std::uint8_t* out) const {
     const std::size_t rows = tracer_.switch_count();
     for (std::uint32_t row = 0; row < rows; ++row)
-      for (std::size_t d = d0; d < d1; ++d) out[(d - d0) * rows + row] = entry(row, d);
-  }
-  std::uint8_t entry(std::uint32_t row, std::size_t d) const {
-    return dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
+      for (std::size_t d = d0; d < d1; ++d)
+        out[(d - d0) * rows + row] =
+            dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
   }
 
   // Layers a first fit may open before it gives up.

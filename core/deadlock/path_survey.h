@@ -67,6 +67,12 @@ class PathSurvey {
     bool to_switch;
   };
   std::size_t walk(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end);
+  // Names the ways onward of the switches count() just walked.
+  void name_ways_onward(std::uint32_t known, bool hit);
+  // The name of the way onward at `row` with `key` (out port and the next
+  // switch's name, or kDelivers): the first LID of the group with it.
+  std::uint8_t first_with(std::uint32_t row, std::uint16_t key);
+  static constexpr std::uint16_t kDelivers = 0xFFFF;
 
   const Fabric& fabric_;
   const DependencySlots& slots_;
@@ -79,12 +85,6 @@ class PathSurvey {
   std::vector<std::uint32_t> onward_;     // dependencies from the row on, as a source
   std::vector<PortNum> out_;              // the row's output port
   std::vector<std::uint8_t> out_switch_;  // it leads to a switch
-  // The name of the way onward at `row` with `key` (out port and the next
-  // switch's name, or kDelivers): the first LID of the group with it.
-  std::uint8_t first_with(std::uint32_t row, std::uint16_t key);
-  void name_ways_onward(std::uint32_t known, bool hit);
-  static constexpr std::uint16_t kDelivers = 0xFFFF;
-
   std::vector<Step> path_;
   std::vector<Hop> hops_;
   // Repeated routes (max_group_ != 0).

@@ -78,8 +78,8 @@ struct PathTable {
   std::vector<std::uint8_t> length;  // per path: dependencies, capped at 255
   std::vector<unsigned> lengths;     // the lengths that occur, ascending
   std::vector<std::uint8_t> layer;   // per path
-  // Per path (where first fit runs; empty before): kOwn, or the place in
-  // its destination's group of the
+  // Per path, where hosts are on every switch and first fit runs (else
+  // empty): kOwn, or the place in its destination's group of the
   // destination whose path from the same source takes the same channels
   // (path_survey.h); such a path has the same dependencies, and first fit
   // gives it the same layer.
