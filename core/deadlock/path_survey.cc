@@ -120,7 +120,7 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
       ++onward;
     }
   }
-  name_ways_onward(row, hit);
+  if (max_group_ != 0) name_ways_onward(row, hit);
   return onward;
 }
 
@@ -128,7 +128,7 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
 // each is named by its port and the next switch's name (`known`, the
 // switch the walk stopped at, has its name already when `hit`).
 void PathSurvey::name_ways_onward(std::uint32_t known, bool hit) {
-  if (max_group_ == 0 || index_ >= max_group_) {
+  if (index_ >= max_group_) {
     same_as_ = kOwn;
     return;
   }
