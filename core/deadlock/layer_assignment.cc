@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "acyclic_slots.h"
+#include "destination_groups.h"
 #include "first_fit.h"
 #include "layer_graph.h"
 #include "layer_spread.h"
@@ -104,15 +105,18 @@ class LayerPlanner {
         return;
       }
       paths_.repeat.assign(paths_.length.size(), PathTable::kOwn);
-      const Units units = group_destinations();
-      parallel::parallel_for(units.size(), threads, [&](std::size_t u, unsigned w) {
-        SurveyThread& my = start(t[w], units.max_group, 0);
-        for (std::size_t m = units.begin[u]; m < units.begin[u + 1]; ++m) {
-          const std::size_t d = paths_.members[m];
-          if (paths_.group_first[d] == m) my.survey->begin_group();
+      DestinationGroups groups =
+          group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
+      parallel::parallel_for(groups.units(), threads, [&](std::size_t u, unsigned w) {
+        SurveyThread& my = start(t[w], groups.max_group, 0);
+        for (std::size_t m = groups.unit_begin[u]; m < groups.unit_begin[u + 1]; ++m) {
+          const std::size_t d = groups.members[m];
+          if (groups.group_first[d] == m) my.survey->begin_group();
           survey_destination(my, d, columns_.data() + d * rows);
         }
       });
+      paths_.members = std::move(groups.members);
+      paths_.group_first = std::move(groups.group_first);
     } else {
       // Blocks of LIDs: the block's LFT columns read in one pass over the
       // rows (one cache miss per switch and block, not per route).
@@ -177,10 +181,9 @@ class LayerPlanner {
     }
   }
 
-  // Where every switch is a source: the union of the routes' dependencies
-  // is that of every switch's next two hops toward every LID (the
-  // dependency where the route from one switch enters and leaves the next),
-  // one pass over the LFT; also the LFT by destination into columns_.
+  // Where every switch is a source: the union of the routes' dependencies,
+  // one pass over the LFT without walks; also the LFT by destination into
+  // columns_.
   std::vector<std::uint8_t> direct_union(unsigned threads) {
     const std::size_t rows = tracer_.switch_count();
     const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
@@ -190,88 +193,14 @@ class LayerPlanner {
       if (marked.empty()) marked.assign(g_.slots.size(), 0);
       const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
       load_columns(d0, d1, columns_.data() + d0 * rows);
-      for (std::size_t d = d0; d < d1; ++d) {
-        if (dests_[d] >= tracer_.lid_limit()) continue;  // no table: no route
-        const std::uint32_t want = tracer_.terminal_of_lid(dests_[d]);
-        const std::uint8_t* column = columns_.data() + d * rows;
-        for (std::uint32_t row = 0; row < rows; ++row) {
-          ChannelId in = 0, out = 0;
-          const std::uint32_t next = tracer_.step_port(row, column[row], want, in);
-          if (next == RouteTracer::kFailed || next == RouteTracer::kArrived) continue;
-          const PortRef at = g_.slots.arrival(in);
-          if (!at.valid()) continue;
-          const std::uint32_t after = tracer_.step_port(next, column[next], want, out);
-          if (after == RouteTracer::kFailed || after == RouteTracer::kArrived) continue;
-          marked[g_.slots.slot(at.node, at.port, column[next])] = 1;
-        }
-      }
+      for (std::size_t d = d0; d < d1; ++d)
+        mark_every_switchs_dependencies(g_.slots, tracer_, dests_[d], columns_.data() + d * rows,
+                                        marked);
     });
     std::vector<std::uint8_t> all(g_.slots.size(), 0);
     for (const auto& u : in_union)
       for (std::size_t i = 0; i < u.size(); ++i) all[i] |= u[i];
     return all;
-  }
-
-  // The survey's units of work where hosts are on every switch: the
-  // destinations grouped by the switch they are delivered at
-  // (paths_.members, paths_.group_first; groups in the order of their first
-  // LID, at most PathSurvey::kMaxGroup LIDs each), whole groups to a unit,
-  // about kColumnBlock LIDs.
-  struct Units {
-    std::vector<std::size_t> begin;  // unit u: members [begin[u], begin[u + 1])
-    std::size_t max_group = 1;
-    std::size_t size() const { return begin.size() - 1; }
-  };
-  Units group_destinations() {
-    const std::size_t n = dests_.size();
-    // The switch each LID is delivered at, as a group key (kNoNode: alone).
-    std::vector<NodeId> at(n, kNoNode);
-    for (std::size_t d = 0; d < n; ++d) {
-      const PortRef p = g_.fabric.port_of_lid(dests_[d]);
-      if (!p.valid()) continue;
-      if (g_.fabric.node(p.node).is_switch()) {
-        at[d] = p.node;
-      } else {
-        const PortRef remote = g_.fabric.port(p).remote;
-        if (remote.valid() && g_.fabric.node(remote.node).is_switch()) at[d] = remote.node;
-      }
-    }
-    std::vector<std::vector<std::uint32_t>> of_switch(g_.fabric.node_count());
-    for (std::size_t d = 0; d < n; ++d)
-      if (at[d] != kNoNode) of_switch[at[d]].push_back(static_cast<std::uint32_t>(d));
-    paths_.members.clear();
-    paths_.members.reserve(n);
-    paths_.group_first.assign(n, 0);
-    Units units;
-    units.begin.push_back(0);
-    std::size_t in_unit = 0;
-    const auto add_group = [&](const std::uint32_t* d, std::size_t count) {
-      const std::size_t first = paths_.members.size();
-      for (std::size_t i = 0; i < count; ++i) {
-        paths_.group_first[d[i]] = static_cast<std::uint32_t>(first);
-        paths_.members.push_back(d[i]);
-      }
-      units.max_group = std::max(units.max_group, count);
-      in_unit += count;
-      if (in_unit >= kColumnBlock) {
-        units.begin.push_back(paths_.members.size());
-        in_unit = 0;
-      }
-    };
-    for (std::size_t d = 0; d < n; ++d) {
-      if (at[d] == kNoNode) {
-        const auto alone = static_cast<std::uint32_t>(d);
-        add_group(&alone, 1);
-        continue;
-      }
-      std::vector<std::uint32_t>& group = of_switch[at[d]];
-      if (group.empty() || group.front() != d) continue;  // added with its first LID
-      for (std::size_t i = 0; i < group.size(); i += PathSurvey::kMaxGroup)
-        add_group(group.data() + i, std::min(PathSurvey::kMaxGroup, group.size() - i));
-      group = {};
-    }
-    if (in_unit != 0) units.begin.push_back(paths_.members.size());
-    return units;
   }
 
   // Paths that repeat an earlier one (same source, another LID of the same

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "path_survey.h"
 
+#include <algorithm>
+
 namespace psssp::deadlock {
 
 PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
@@ -141,6 +143,24 @@ void PathSurvey::name_ways_onward(std::uint32_t known, bool hit) {
   }
   const std::uint8_t first = path_.empty() ? name_[known] : name_[path_.front().row];
   same_as_ = first < index_ ? first : kOwn;
+}
+
+void mark_every_switchs_dependencies(const DependencySlots& slots, const RouteTracer& tracer,
+                                     Lid dlid, const std::uint8_t* column,
+                                     std::vector<std::uint8_t>& marked) {
+  if (dlid >= tracer.lid_limit()) return;  // no table: no route
+  const std::uint32_t want = tracer.terminal_of_lid(dlid);
+  const std::size_t rows = tracer.switch_count();
+  for (std::uint32_t row = 0; row < rows; ++row) {
+    ChannelId in = 0, out = 0;
+    const std::uint32_t next = tracer.step_port(row, column[row], want, in);
+    if (next == RouteTracer::kFailed || next == RouteTracer::kArrived) continue;
+    const PortRef at = slots.arrival(in);
+    if (!at.valid()) continue;
+    const std::uint32_t after = tracer.step_port(next, column[next], want, out);
+    if (after == RouteTracer::kFailed || after == RouteTracer::kArrived) continue;
+    marked[slots.slot(at.node, at.port, column[next])] = 1;
+  }
 }
 
 }  // namespace psssp::deadlock

@@ -103,4 +103,13 @@ class PathSurvey {
   std::vector<std::uint8_t> name_;         // the row's way onward toward the current LID
 };
 
+// Where every switch is a source, the union of all routes' dependencies
+// toward `dlid` needs no walks: it is every switch's next two hops (the
+// dependency where the route from one switch enters the next and leaves
+// it to a third). Sets marked[slot] = 1 for each; the same as count() from
+// every switch. column as for begin().
+void mark_every_switchs_dependencies(const DependencySlots& slots, const RouteTracer& tracer,
+                                     Lid dlid, const std::uint8_t* column,
+                                     std::vector<std::uint8_t>& marked);
+
 }  // namespace psssp::deadlock

@@ -158,6 +158,40 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
   return repeats;
 }
 
+TEST(PathSurvey, EverySwitchsDependenciesAreThoseOfTheRoutesFromEverySwitch) {
+  // Where every switch is a source the union needs no walks: on a torus,
+  // and on a line with a loop, a black hole and a port without a cable,
+  // the next-two-hops union equals what the walks from every switch mark.
+  const Fabric torus = testing::grid({4, 4}, true, 2);
+  const Fabric line = testing::grid({4}, false, 1);
+  ForwardingTables broken = testing::min_hop_lfts(line);
+  const Lid far = line.node(*line.find_by_name("h-3")).ports[1].lid;
+  const Lid near = line.node(*line.find_by_name("h-1")).ports[1].lid;
+  broken.set(*line.find_by_name("sw-2"), far, 2);
+  broken.set(*line.find_by_name("sw-1"), far, 3);
+  broken.set(*line.find_by_name("sw-2"), near, kNoPath);
+  broken.set(*line.find_by_name("sw-3"), near, 9);
+  for (const auto& [f, lfts] :
+       {std::pair<const Fabric&, ForwardingTables>{torus, testing::min_hop_lfts(torus)},
+        {line, broken}}) {
+    const DependencySlots slots(f);
+    const RouteTracer tracer(f, lfts);
+    PathSurvey survey(f, slots, tracer);
+    std::vector<std::uint8_t> walked(slots.size(), 0), direct(slots.size(), 0);
+    for (unsigned dlid = 1; dlid <= f.max_lid() + 1u; ++dlid) {
+      const std::vector<std::uint8_t> column = column_of(tracer, static_cast<Lid>(dlid));
+      survey.begin(static_cast<Lid>(dlid), column.data());
+      for (const NodeId sw : f.switches()) {
+        WalkEnd end = WalkEnd::delivered;
+        survey.count(sw, walked, end);
+      }
+      mark_every_switchs_dependencies(slots, tracer, static_cast<Lid>(dlid), column.data(), direct);
+    }
+    EXPECT_GT(std::count(walked.begin(), walked.end(), 1), 0);
+    EXPECT_TRUE(direct == walked);
+  }
+}
+
 TEST(PathSurvey, RepeatedRoutesAreThoseThatWalkTheSameChannels) {
   // A torus (3 LIDs per switch), a two-level tree with two cables between
   // each leaf and spine and two LIDs per host port (routes to the LIDs of
