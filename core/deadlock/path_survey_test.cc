@@ -70,17 +70,25 @@ TEST(PathSurvey, EqualsWalksOnTorusAndTree) {
   EXPECT_GT(expect_same_as_walks(tree, testing::min_hop_lfts(tree)), 0u);
 }
 
-TEST(PathSurvey, EqualsWalksOnLoopsBlackHolesAndDeadPorts) {
-  const Fabric f = testing::grid({4}, false, 1);
+// Min-hop tables of a line of four switches with one host each (grid({4},
+// false, 1)), broken: a loop s1 <-> s2 toward h3, a black hole at s2 toward
+// h1, a port without a cable at s3 toward h1.
+ForwardingTables broken_line_tables(const Fabric& f) {
   ForwardingTables lfts = testing::min_hop_lfts(f);
   const Lid far = f.node(*f.find_by_name("h-3")).ports[1].lid;
   const Lid near = f.node(*f.find_by_name("h-1")).ports[1].lid;
-  // A loop s1 <-> s2 toward h3, a black hole at s2 toward h1, a port without
-  // a cable at s3 toward h1.
   lfts.set(*f.find_by_name("sw-2"), far, 2);
   lfts.set(*f.find_by_name("sw-1"), far, 3);
   lfts.set(*f.find_by_name("sw-2"), near, kNoPath);
   lfts.set(*f.find_by_name("sw-3"), near, 9);
+  return lfts;
+}
+
+TEST(PathSurvey, EqualsWalksOnLoopsBlackHolesAndDeadPorts) {
+  const Fabric f = testing::grid({4}, false, 1);
+  const ForwardingTables lfts = broken_line_tables(f);
+  const Lid far = f.node(*f.find_by_name("h-3")).ports[1].lid;
+  const Lid near = f.node(*f.find_by_name("h-1")).ports[1].lid;
   expect_same_as_walks(f, lfts);
   const DependencySlots slots(f);
   const RouteTracer tracer(f, lfts);
@@ -164,13 +172,7 @@ TEST(PathSurvey, EverySwitchsDependenciesAreThoseOfTheRoutesFromEverySwitch) {
   // the next-two-hops union equals what the walks from every switch mark.
   const Fabric torus = testing::grid({4, 4}, true, 2);
   const Fabric line = testing::grid({4}, false, 1);
-  ForwardingTables broken = testing::min_hop_lfts(line);
-  const Lid far = line.node(*line.find_by_name("h-3")).ports[1].lid;
-  const Lid near = line.node(*line.find_by_name("h-1")).ports[1].lid;
-  broken.set(*line.find_by_name("sw-2"), far, 2);
-  broken.set(*line.find_by_name("sw-1"), far, 3);
-  broken.set(*line.find_by_name("sw-2"), near, kNoPath);
-  broken.set(*line.find_by_name("sw-3"), near, 9);
+  const ForwardingTables broken = broken_line_tables(line);
   for (const auto& [f, lfts] :
        {std::pair<const Fabric&, ForwardingTables>{torus, testing::min_hop_lfts(torus)},
         {line, broken}}) {
