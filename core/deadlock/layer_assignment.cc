@@ -90,7 +90,15 @@ class LayerPlanner {
     const auto threads = static_cast<unsigned>(std::max<std::size_t>(
         1, std::min<std::size_t>(parallel::effective_threads(options_.threads), dests_.size())));
     std::vector<SurveyThread> t(threads);
-    if (sources_.size() == rows) {
+    // Every switch of the tables is a source: only then is the walk-free
+    // union the routes' union. The tables have a row per switch, so this is
+    // hosts on every switch; checked, not assumed, as a source without a row
+    // would have its routes' dependencies left out.
+    const bool every_switch_a_source =
+        sources_.size() == rows && std::none_of(rows_.begin(), rows_.end(), [](std::uint32_t row) {
+          return row == RouteTracer::kNoRow;
+        });
+    if (every_switch_a_source) {
       // Hosts on every switch (tori, meshes, HyperX, dragonflies): every
       // switch is a source, so the union needs no walks (direct_union), and
       // when it is acyclic (HyperX and meshes in dimension order) no path
