@@ -9,7 +9,9 @@
 // layer is acyclic, so this needs no search). When the union of all routes'
 // dependencies is acyclic (fat trees, HyperX in dimension order), one
 // topological sort proves it and there is no first fit: every route is
-// dealt over all layers.
+// dealt over all layers. Where every switch carries hosts, that union
+// comes from one pass over the tables (each switch's next two hops), and a
+// path survey runs only when first fit will.
 // First fit (first_fit.h) walks a route only as far as a layer try needs
 // and, on two threads, places layer 0 on one and the rest on the other.
 // It places only routes that repeat no other: the survey (path_survey.h)
