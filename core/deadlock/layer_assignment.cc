@@ -105,9 +105,7 @@ class LayerPlanner {
       // needs surveying. Else first fit runs and reads the LFT by
       // destination, kept from the union's pass, and the survey goes by
       // destination switch to find the routes that repeat another.
-      columns_.assign(dests_.size() * rows, 0);
-      column_bytes_ = columns_.size();
-      one_layer_ = slots_acyclic(g_.fabric, g_.slots, direct_union(threads));
+      one_layer_ = slots_acyclic(g_.fabric, g_.slots, direct_union());
       if (one_layer_) {
         columns_ = {};
         return;
@@ -116,7 +114,7 @@ class LayerPlanner {
       DestinationGroups groups =
           group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
       parallel::parallel_for(groups.units(), threads, [&](std::size_t u, unsigned w) {
-        SurveyThread& my = start(t[w], groups.max_group, 0);
+        SurveyThread& my = start(t[w], groups.max_group, 0, false);
         for (std::size_t m = groups.unit_begin[u]; m < groups.unit_begin[u + 1]; ++m) {
           const std::size_t d = groups.members[m];
           if (groups.group_first[d] == m) my.survey->begin_group();
@@ -130,7 +128,7 @@ class LayerPlanner {
       // rows (one cache miss per switch and block, not per route).
       const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
       parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
-        SurveyThread& my = start(t[w], 0, kColumnBlock * rows);
+        SurveyThread& my = start(t[w], 0, kColumnBlock * rows, true);
         const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
         load_columns(d0, d1, my.block.data());
         for (std::size_t d = d0; d < d1; ++d)
@@ -153,14 +151,15 @@ class LayerPlanner {
 
   struct SurveyThread {
     std::unique_ptr<PathSurvey> survey;
-    std::vector<std::uint8_t> in_union;
+    std::vector<std::uint8_t> in_union;  // empty where the union is known already
     std::vector<bool> has_length;
     std::vector<std::uint8_t> block;  // LFT columns
   };
-  SurveyThread& start(SurveyThread& t, std::size_t max_group, std::size_t block_bytes) {
+  SurveyThread& start(SurveyThread& t, std::size_t max_group, std::size_t block_bytes,
+                      bool union_wanted) {
     if (!t.survey) {
       t.survey = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_, max_group);
-      t.in_union.assign(g_.slots.size(), 0);
+      if (union_wanted) t.in_union.assign(g_.slots.size(), 0);
       t.has_length.assign(256, false);
       t.block.assign(block_bytes, 0);
     }
@@ -175,7 +174,8 @@ class LayerPlanner {
     survey.begin(dests_[d], column);
     for (std::size_t s = 0; s < ns_; ++s) {
       WalkEnd end = WalkEnd::delivered;
-      const std::size_t count = survey.count(sources_[s].node, t.in_union, end);
+      const std::size_t count =
+          survey.count(sources_[s].node, t.in_union.empty() ? nullptr : &t.in_union, end);
       if (end == WalkEnd::loop)
         throw LayerError("forwarding loop on the route from " +
                              describe_node(g_.fabric, sources_[s].node) + " to LID " +
@@ -192,15 +192,12 @@ class LayerPlanner {
   // Where every switch is a source: the union of the routes' dependencies,
   // one pass over the LFT without walks; also the LFT by destination into
   // columns_.
-  std::vector<std::uint8_t> direct_union(unsigned threads) {
+  std::vector<std::uint8_t> direct_union() {
+    std::vector<std::vector<std::uint8_t>> in_union(parallel::effective_threads(options_.threads));
     const std::size_t rows = tracer_.switch_count();
-    const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
-    std::vector<std::vector<std::uint8_t>> in_union(threads);
-    parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
+    transpose_lfts([&](std::size_t d0, std::size_t d1, unsigned w) {
       std::vector<std::uint8_t>& marked = in_union[w];
       if (marked.empty()) marked.assign(g_.slots.size(), 0);
-      const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
-      load_columns(d0, d1, columns_.data() + d0 * rows);
       for (std::size_t d = d0; d < d1; ++d)
         mark_every_switchs_dependencies(g_.slots, tracer_, dests_[d], columns_.data() + d * rows,
                                         marked);
@@ -248,16 +245,23 @@ class LayerPlanner {
   // rows of the switch-major LFT, one cache miss per hop; a destination's
   // column is a few cache lines. Only first fit needs all of them (not
   // one-layer fabrics): one more byte per path.
-  void transpose_lfts() {
+  // `then(d0, d1, worker)` runs on each block of destinations as soon as
+  // its columns are in (the walk-free union reads them while in cache).
+  template <typename Then>
+  void transpose_lfts(Then&& then) {
     const std::size_t rows = tracer_.switch_count();
     columns_.assign(dests_.size() * rows, 0);
     column_bytes_ = columns_.size();
     const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
     parallel::parallel_for(
-        blocks, parallel::effective_threads(options_.threads), [&](std::size_t b, unsigned) {
-          const std::size_t d0 = b * kColumnBlock;
-          load_columns(d0, std::min(dests_.size(), d0 + kColumnBlock), columns_.data() + d0 * rows);
+        blocks, parallel::effective_threads(options_.threads), [&](std::size_t b, unsigned w) {
+          const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
+          load_columns(d0, d1, columns_.data() + d0 * rows);
+          then(d0, d1, w);
         });
+  }
+  void transpose_lfts() {
+    transpose_lfts([](std::size_t, std::size_t, unsigned) {});
   }
 
   // The columns of destinations d0..d1 (at most kColumnBlock) into out, one

@@ -24,8 +24,7 @@ PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
 }
 
 void PathSurvey::begin_group() {
-  index_ = 0;
-  started_group_ = true;
+  next_index_ = 0;
   if (++group_ == 0) {  // wrapped: forget all
     std::fill(named_in_.begin(), named_in_.end(), 0u);
     group_ = 1;
@@ -49,10 +48,8 @@ std::uint8_t PathSurvey::first_with(std::uint32_t row, std::uint16_t key) {
 }
 
 void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
-  if (started_group_)
-    started_group_ = false;
-  else if (index_ != kOwn)
-    ++index_;
+  index_ = next_index_;
+  if (next_index_ != kOwn) ++next_index_;  // 254 LIDs, then kOwn: no more names
   dlid_ = dlid;
   column_ = column;
   want_ = dlid < tracer_.lid_limit() ? tracer_.terminal_of_lid(dlid) : 0;
@@ -62,20 +59,20 @@ void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
   }
 }
 
-std::size_t PathSurvey::walk(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end) {
+std::size_t PathSurvey::walk(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end) {
   same_as_ = kOwn;
   end = walk_route(tracer_, source, dlid_, hops_);
   std::size_t n = 0;
   for (std::size_t i = 1; i < hops_.size(); ++i) {
     const Hop& h = hops_[i];
     if (!h.to_switch || !hops_[i - 1].to_switch) continue;
-    marked[slots_.slot(h.sw, h.in_port, h.out_port)] = 1;
+    if (marked) (*marked)[slots_.slot(h.sw, h.in_port, h.out_port)] = 1;
     ++n;
   }
   return n;
 }
 
-std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end) {
+std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end) {
   std::uint32_t row = tracer_.row_of(source);
   if (row == RouteTracer::kNoRow || dlid_ >= tracer_.lid_limit()) return walk(source, marked, end);
   path_.clear();
@@ -106,7 +103,7 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
   std::size_t onward = 0;
   if (hit) {
     if (!path_.empty() && out_switch_[row]) {
-      marked[slots_.slot(tracer_.switch_at(row), in, out_[row])] = 1;
+      if (marked) (*marked)[slots_.slot(tracer_.switch_at(row), in, out_[row])] = 1;
       ++onward;
     }
     onward += onward_[row];
@@ -118,7 +115,7 @@ std::size_t PathSurvey::count(NodeId source, std::vector<std::uint8_t>& marked, 
     out_[s.row] = s.out;
     out_switch_[s.row] = s.to_switch;
     if (j > 0 && s.to_switch && path_[j - 1].to_switch) {
-      marked[slots_.slot(tracer_.switch_at(s.row), s.in, s.out)] = 1;
+      if (marked) (*marked)[slots_.slot(tracer_.switch_at(s.row), s.in, s.out)] = 1;
       ++onward;
     }
   }

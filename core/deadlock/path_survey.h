@@ -52,8 +52,9 @@ class PathSurvey {
   void begin(Lid dlid, const std::uint8_t* column);
   // The number of dependencies of the route from switch `source` toward the
   // current destination; sets marked[slot] = 1 for each (those of a known
-  // suffix were marked when it was first met). `end` as walk_route says.
-  std::size_t count(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end);
+  // suffix were marked when it was first met), unless marked is null. `end`
+  // as walk_route says.
+  std::size_t count(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end);
   // After count(): the place in the group (0 = the LID begun first) of the
   // first LID whose route from the same source takes the same channels
   // between switches, if it is an earlier one; else kOwn (also for routes
@@ -66,7 +67,7 @@ class PathSurvey {
     PortNum in, out;
     bool to_switch;
   };
-  std::size_t walk(NodeId source, std::vector<std::uint8_t>& marked, WalkEnd& end);
+  std::size_t walk(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end);
   // Names the ways onward of the switches count() just walked.
   void name_ways_onward(std::uint32_t known, bool hit);
   // The name of the way onward at `row` with `key` (out port and the next
@@ -93,8 +94,8 @@ class PathSurvey {
     std::uint8_t lid;  // place in the group
   };
   std::size_t max_group_ = 0;
-  std::uint8_t index_ = kOwn;   // the current LID's place in the group
-  bool started_group_ = false;  // begin_group() and no begin() since
+  std::uint8_t index_ = kOwn;       // the current LID's place in the group
+  std::uint8_t next_index_ = kOwn;  // the next begin()'s (kOwn: no group)
   std::uint8_t same_as_ = kOwn;
   std::uint32_t group_ = 0;                // per group
   std::vector<std::uint32_t> named_in_;    // group_ when the row's names are this group's

@@ -43,18 +43,21 @@ std::vector<std::uint8_t> column_of(const RouteTracer& tracer, Lid dlid) {
 std::size_t expect_same_as_walks(const Fabric& f, const ForwardingTables& lfts) {
   const DependencySlots slots(f);
   const RouteTracer tracer(f, lfts);
-  PathSurvey survey(f, slots, tracer);
+  PathSurvey survey(f, slots, tracer), unmarked(f, slots, tracer);  // the latter marks nothing
   std::vector<std::uint8_t> by_survey(slots.size(), 0), by_walk(slots.size(), 0);
   std::size_t deps = 0;
   for (unsigned dlid = 1; dlid <= f.max_lid() + 1u; ++dlid) {
     const std::vector<std::uint8_t> column = column_of(tracer, static_cast<Lid>(dlid));
     survey.begin(static_cast<Lid>(dlid), column.data());
+    unmarked.begin(static_cast<Lid>(dlid), column.data());
     for (NodeId sw : f.switches()) {
-      WalkEnd a = WalkEnd::delivered, b = WalkEnd::delivered;
-      const std::size_t n = survey.count(sw, by_survey, a);
+      WalkEnd a = WalkEnd::delivered, b = WalkEnd::delivered, c = WalkEnd::delivered;
+      const std::size_t n = survey.count(sw, &by_survey, a);
       EXPECT_EQ(n, walked(slots, tracer, sw, static_cast<Lid>(dlid), by_walk, b))
           << "switch " << sw << " LID " << dlid;
       EXPECT_EQ(a, b) << "switch " << sw << " LID " << dlid;
+      EXPECT_EQ(unmarked.count(sw, nullptr, c), n) << "switch " << sw << " LID " << dlid;
+      EXPECT_EQ(c, a);
       deps += n;
     }
   }
@@ -98,12 +101,12 @@ TEST(PathSurvey, EqualsWalksOnLoopsBlackHolesAndDeadPorts) {
   const std::vector<std::uint8_t> far_column = column_of(tracer, far);
   const std::vector<std::uint8_t> near_column = column_of(tracer, near);
   survey.begin(far, far_column.data());
-  survey.count(*f.find_by_name("sw-0"), marked, end);
+  survey.count(*f.find_by_name("sw-0"), &marked, end);
   EXPECT_EQ(end, WalkEnd::loop);
   survey.begin(near, near_column.data());
-  survey.count(*f.find_by_name("sw-2"), marked, end);
+  survey.count(*f.find_by_name("sw-2"), &marked, end);
   EXPECT_EQ(end, WalkEnd::unrouted);
-  survey.count(*f.find_by_name("sw-3"), marked, end);
+  survey.count(*f.find_by_name("sw-3"), &marked, end);
   EXPECT_EQ(end, WalkEnd::broken);
 }
 
@@ -149,7 +152,7 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
       survey.begin(lids[j], columns[j].data());
       for (const NodeId source : f.switches()) {
         WalkEnd end = WalkEnd::delivered;
-        survey.count(source, marked, end);
+        survey.count(source, &marked, end);
         got[source].push_back(survey.same_route_as());
       }
     }
@@ -185,7 +188,7 @@ TEST(PathSurvey, EverySwitchsDependenciesAreThoseOfTheRoutesFromEverySwitch) {
       survey.begin(static_cast<Lid>(dlid), column.data());
       for (const NodeId sw : f.switches()) {
         WalkEnd end = WalkEnd::delivered;
-        survey.count(sw, walked, end);
+        survey.count(sw, &walked, end);
       }
       mark_every_switchs_dependencies(slots, tracer, static_cast<Lid>(dlid), column.data(), direct);
     }
@@ -231,7 +234,7 @@ TEST(PathSurvey, WithoutGroupsNoRouteRepeats) {
     survey.begin(static_cast<Lid>(dlid), column.data());
     for (const NodeId sw : f.switches()) {
       WalkEnd end = WalkEnd::delivered;
-      survey.count(sw, marked, end);
+      survey.count(sw, &marked, end);
       EXPECT_EQ(survey.same_route_as(), PathSurvey::kOwn);
     }
   }
