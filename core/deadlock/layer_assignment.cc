@@ -117,8 +117,10 @@ class LayerPlanner {
         SurveyThread& my = start(t[w], groups.max_group, 0, false);
         for (std::size_t m = groups.unit_begin[u]; m < groups.unit_begin[u + 1]; ++m) {
           const std::size_t d = groups.members[m];
-          if (groups.group_first[d] == m) my.survey->begin_group();
-          survey_destination(my, d, columns_.data() + d * rows);
+          const bool first = groups.group_first[d] == m;
+          if (first) my.survey->begin_group();
+          survey_destination(my, d, columns_.data() + d * rows, !first);
+          if (first) my.survey->keep_order();
         }
       });
       paths_.members = std::move(groups.members);
@@ -168,10 +170,12 @@ class LayerPlanner {
 
   // The paths toward dests_[d] from every source: their lengths and
   // dependencies, and in a group which repeat another's (their lengths read
-  // 0 until fill_repeated, so first fit never visits them).
-  void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column) {
+  // 0, so first fit never visits them; PathTable::layer_or).
+  void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column,
+                          bool in_order = false) {
     PathSurvey& survey = *t.survey;
     survey.begin(dests_[d], column);
+    if (in_order) survey.count_every_switch();
     for (std::size_t s = 0; s < ns_; ++s) {
       WalkEnd end = WalkEnd::delivered;
       const std::size_t count =

@@ -25,6 +25,7 @@ PathSurvey::PathSurvey(const Fabric& fabric, const DependencySlots& slots,
 
 void PathSurvey::begin_group() {
   next_index_ = 0;
+  order_.clear();
   if (++group_ == 0) {  // wrapped: forget all
     std::fill(named_in_.begin(), named_in_.end(), 0u);
     group_ = 1;
@@ -140,6 +141,48 @@ void PathSurvey::name_ways_onward(std::uint32_t known, bool hit) {
   }
   const std::uint8_t first = path_.empty() ? name_[known] : name_[path_.front().row];
   same_as_ = first < index_ ? first : kOwn;
+}
+
+void PathSurvey::keep_order() {
+  order_.clear();
+  const std::uint32_t rows = static_cast<std::uint32_t>(tracer_.switch_count());
+  // Counting sort by hops to delivery: the dependencies plus one for a
+  // switch that forwards to another switch, 0 for the one that delivers.
+  std::vector<std::uint32_t> start(258, 0);
+  for (std::uint32_t row = 0; row < rows; ++row) {
+    if (known_[row] != stamp_) return;  // a route that did not deliver
+    ++start[std::min<std::uint32_t>(out_switch_[row] ? onward_[row] + 1 : 0, 256) + 1];
+  }
+  for (std::size_t h = 1; h < start.size(); ++h) start[h] += start[h - 1];
+  order_.resize(rows);
+  for (std::uint32_t row = 0; row < rows; ++row)
+    order_[start[std::min<std::uint32_t>(out_switch_[row] ? onward_[row] + 1 : 0, 256)]++] = row;
+}
+
+std::size_t PathSurvey::count_every_switch() {
+  if (dlid_ >= tracer_.lid_limit()) return 0;
+  const bool naming = max_group_ != 0 && index_ < max_group_;
+  std::size_t counted = 0;
+  for (const std::uint32_t row : order_) {
+    const PortNum p = column_[row];
+    ChannelId channel = 0;
+    const std::uint32_t next = tracer_.step_port(row, p, want_, channel);
+    std::uint16_t key = kDelivers;
+    if (next == RouteTracer::kArrived) {
+      onward_[row] = 0;
+      out_switch_[row] = 0;
+    } else {
+      if (next == RouteTracer::kFailed || known_[next] != stamp_) return counted;
+      onward_[row] = onward_[next] + (out_switch_[next] ? 1 : 0);
+      out_switch_[row] = 1;
+      key = static_cast<std::uint16_t>(p << 8 | name_[next]);
+    }
+    out_[row] = p;
+    known_[row] = stamp_;
+    if (naming) name_[row] = first_with(row, key);
+    ++counted;
+  }
+  return counted;
 }
 
 void mark_every_switchs_dependencies(const DependencySlots& slots, const RouteTracer& tracer,

@@ -61,6 +61,20 @@ class PathSurvey {
   // that do not deliver, and without groups).
   std::uint8_t same_route_as() const { return same_as_; }
 
+  // Where every switch is a source, the group's later LIDs need no walks:
+  // once count() has run from every switch toward the group's first LID,
+  // keep_order() keeps the switches by their hops to delivery (nearest
+  // first). After begin() of a later LID, count_every_switch() then counts
+  // from each switch in that order off its next switch's count, known
+  // already where the routes are as short as the first LID's (minimal
+  // routing). It stops at a switch whose next one is not known yet or whose
+  // route fails, and returns the switches it counted; count() walks the
+  // rest. Either way count() from a switch then gives what it would have
+  // without (the same counts and names), but marks nothing for the
+  // switches counted here: for surveys without marks.
+  void keep_order();
+  std::size_t count_every_switch();
+
  private:
   struct Step {
     std::uint32_t row;
@@ -102,6 +116,7 @@ class PathSurvey {
   std::vector<std::uint8_t> named_count_;  // names at the row
   std::vector<Named> names_;               // max_group_ per row
   std::vector<std::uint8_t> name_;         // the row's way onward toward the current LID
+  std::vector<std::uint32_t> order_;       // keep_order(); empty: none for this group
 };
 
 // Where every switch is a source, the union of all routes' dependencies

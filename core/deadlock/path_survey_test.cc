@@ -125,9 +125,12 @@ std::optional<std::vector<std::pair<NodeId, PortNum>>> channels(const RouteTrace
 // Groups of the LIDs delivered at each switch, ascending; same_route_as()
 // of every route equals the first earlier LID of its group whose walk from
 // the same switch leaves every switch by the same port. Returns the routes
-// that repeat one.
+// that repeat one. in_order: the group's later LIDs counted in the first
+// one's order (count_every_switch, nothing marked), the counts checked
+// against walks; `ordered` adds up the switches counted so.
 std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables& lfts,
-                                        std::size_t max_group = 0) {
+                                        std::size_t max_group = 0, bool in_order = false,
+                                        std::size_t* ordered = nullptr) {
   const DependencySlots slots(f);
   const RouteTracer tracer(f, lfts);
   std::map<NodeId, std::vector<Lid>> at;
@@ -150,11 +153,20 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
     survey.begin_group();
     for (std::size_t j = 0; j < lids.size(); ++j) {
       survey.begin(lids[j], columns[j].data());
+      if (in_order && j > 0) {
+        const std::size_t n = survey.count_every_switch();
+        if (ordered) *ordered += n;
+      }
       for (const NodeId source : f.switches()) {
-        WalkEnd end = WalkEnd::delivered;
-        survey.count(source, &marked, end);
+        WalkEnd end = WalkEnd::delivered, walk_end = WalkEnd::delivered;
+        const std::size_t n = survey.count(source, in_order ? nullptr : &marked, end);
+        std::vector<std::uint8_t> unused(slots.size(), 0);
+        EXPECT_EQ(n, walked(slots, tracer, source, lids[j], unused, walk_end))
+            << "switch " << source << " LID " << lids[j];
+        EXPECT_EQ(end, walk_end);
         got[source].push_back(survey.same_route_as());
       }
+      if (in_order && j == 0) survey.keep_order();
     }
     for (const NodeId source : f.switches())
       for (std::size_t j = 0; j < lids.size(); ++j) {
@@ -214,6 +226,25 @@ TEST(PathSurvey, RepeatedRoutesAreThoseThatWalkTheSameChannels) {
   lfts.set(*line.find_by_name("sw-1"), far, 3);
   lfts.set(*line.find_by_name("sw-0"), near, kNoPath);
   EXPECT_GT(expect_repeats_as_walks_say(line, lfts), 0u);
+}
+
+TEST(PathSurvey, CountingInTheFirstLidsOrderGivesWhatWalksGive) {
+  // A torus with minimal routes: every later LID is counted in order.
+  const Fabric torus = testing::grid({4, 4}, true, 2);
+  std::size_t ordered = 0;
+  EXPECT_GT(expect_repeats_as_walks_say(torus, testing::min_hop_lfts(torus), 0, true, &ordered),
+            50u);
+  EXPECT_EQ(ordered, 16u * 16 * 2);  // 16 groups of 3 LIDs, 16 switches
+  // A line where one LID's route from sw-2 turns back to sw-1 (longer than
+  // the first LID's): counting in order stops there, walks do the rest.
+  const Fabric line = testing::grid({4}, false, 2);
+  ForwardingTables lfts = testing::min_hop_lfts(line);
+  const Lid far = line.node(*line.find_by_name("h-7")).ports[1].lid;
+  lfts.set(*line.find_by_name("sw-2"), far, 4);  // back to sw-1, which sends it on
+  ordered = 0;
+  EXPECT_GT(expect_repeats_as_walks_say(line, lfts, 0, true, &ordered), 0u);
+  EXPECT_GT(ordered, 0u);
+  EXPECT_LT(ordered, 4u * 4 * 2);  // 4 groups of 3 LIDs, 4 switches
 }
 
 TEST(PathSurvey, LidsBeyondTheGroupSizeRepeatNothing) {
