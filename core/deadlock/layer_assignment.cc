@@ -170,12 +170,23 @@ class LayerPlanner {
 
   // The paths toward dests_[d] from every source: their lengths and
   // dependencies, and in a group which repeat another's (their lengths read
-  // 0, so first fit never visits them; PathTable::layer_or).
+  // 0 until fill_repeated, so first fit never visits them).
   void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column,
                           bool in_order = false) {
     PathSurvey& survey = *t.survey;
     survey.begin(dests_[d], column);
-    if (in_order) survey.count_every_switch();
+    if (in_order && survey.count_every_switch() == tracer_.switch_count()) {
+      // Every switch counted (and every switch a source): read off.
+      for (std::size_t s = 0; s < ns_; ++s) {
+        const std::size_t count = survey.counted(rows_[s]);
+        const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+        const std::uint8_t repeat = survey.same_route_from(rows_[s]);
+        paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
+        if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
+        t.has_length[len] = true;
+      }
+      return;
+    }
     for (std::size_t s = 0; s < ns_; ++s) {
       WalkEnd end = WalkEnd::delivered;
       const std::size_t count =

@@ -74,6 +74,12 @@ class PathSurvey {
   // switches counted here: for surveys without marks.
   void keep_order();
   std::size_t count_every_switch();
+  // When count_every_switch() counted every switch: what count() and
+  // same_route_as() from the switch at tracer row `row` give.
+  std::size_t counted(std::uint32_t row) const { return onward_[row]; }
+  std::uint8_t same_route_from(std::uint32_t row) const {
+    return index_ < max_group_ && name_[row] < index_ ? name_[row] : kOwn;
+  }
 
  private:
   struct Step {
