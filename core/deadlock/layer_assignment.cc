@@ -2,6 +2,7 @@
 #include "layer_assignment.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -26,6 +27,9 @@ static_assert(PathTable::kOwn == PathSurvey::kOwn);
 constexpr unsigned kSearchCap = 64;
 // Destinations whose LFT columns are read in one pass over the switches.
 constexpr std::size_t kColumnBlock = 64;
+// Blocks of destinations whose walk-free union the first worker tests for a
+// cycle before it marks more (direct_union_acyclic).
+constexpr std::size_t kUnionTestBlocks = 2;
 
 std::string layers_message(unsigned needed, unsigned cap, unsigned available) {
   return (needed == 0 ? "needs more than " + std::to_string(cap)
@@ -100,12 +104,12 @@ class LayerPlanner {
         });
     if (every_switch_a_source) {
       // Hosts on every switch (tori, meshes, HyperX, dragonflies): every
-      // switch is a source, so the union needs no walks (direct_union), and
+      // switch is a source, so the union needs no walks (direct_union_acyclic), and
       // when it is acyclic (HyperX and meshes in dimension order) no path
       // needs surveying. Else first fit runs and reads the LFT by
       // destination, kept from the union's pass, and the survey goes by
       // destination switch to find the routes that repeat another.
-      one_layer_ = slots_acyclic(g_.fabric, g_.slots, direct_union());
+      one_layer_ = direct_union_acyclic();
       if (one_layer_) {
         columns_ = {};
         return;
@@ -204,23 +208,35 @@ class LayerPlanner {
     }
   }
 
-  // Where every switch is a source: the union of the routes' dependencies,
-  // one pass over the LFT without walks; also the LFT by destination into
-  // columns_.
-  std::vector<std::uint8_t> direct_union() {
-    std::vector<std::vector<std::uint8_t>> in_union(parallel::effective_threads(options_.threads));
+  // Where every switch is a source: whether the union of the routes'
+  // dependencies is acyclic, from one pass over the LFT without walks (which
+  // also copies the LFT by destination into columns_). A cycle among the
+  // dependencies toward some LIDs is one of the union's: the first worker
+  // tests its own marks once, after its first kUnionTestBlocks blocks (once
+  // more on fabrics whose union is acyclic: 1 ms on a 2048-host HyperX), and
+  // once it finds a cycle the rest of the pass only copies.
+  bool direct_union_acyclic() {
+    const unsigned threads = parallel::effective_threads(options_.threads);
+    std::vector<std::vector<std::uint8_t>> in_union(threads);
+    std::size_t blocks_marked = 0;  // by worker 0
+    std::atomic<bool> cyclic{false};
     const std::size_t rows = tracer_.switch_count();
     transpose_lfts([&](std::size_t d0, std::size_t d1, unsigned w) {
+      if (cyclic.load(std::memory_order_relaxed)) return;
       std::vector<std::uint8_t>& marked = in_union[w];
       if (marked.empty()) marked.assign(g_.slots.size(), 0);
       for (std::size_t d = d0; d < d1; ++d)
         mark_every_switchs_dependencies(g_.slots, tracer_, dests_[d], columns_.data() + d * rows,
                                         marked);
+      if (w == 0 && ++blocks_marked == kUnionTestBlocks &&
+          !slots_acyclic(g_.fabric, g_.slots, marked))
+        cyclic.store(true, std::memory_order_relaxed);
     });
+    if (cyclic.load()) return false;
     std::vector<std::uint8_t> all(g_.slots.size(), 0);
     for (const auto& u : in_union)
       for (std::size_t i = 0; i < u.size(); ++i) all[i] |= u[i];
-    return all;
+    return slots_acyclic(g_.fabric, g_.slots, all);
   }
 
   // Paths that repeat an earlier one (same source, another LID of the same
