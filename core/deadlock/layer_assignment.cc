@@ -60,7 +60,6 @@ class LayerPlanner {
     result.table = LayerTable(g_.fabric);
     survey_paths();
     choose_first_fit(result);
-    if (!paths_.repeat.empty()) fill_repeated();
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
     result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() +
                         paths_.repeat.size() + column_bytes_ + mark_bytes_ + g_.slots.size() +
@@ -174,7 +173,7 @@ class LayerPlanner {
 
   // The paths toward dests_[d] from every source: their lengths and
   // dependencies, and in a group which repeat another's (their lengths read
-  // 0 until fill_repeated, so first fit never visits them).
+  // 0, so first fit never visits them, until spread_into_table).
   void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column,
                           bool in_order = false) {
     PathSurvey& survey = *t.survey;
@@ -237,26 +236,6 @@ class LayerPlanner {
     for (const auto& u : in_union)
       for (std::size_t i = 0; i < u.size(); ++i) all[i] |= u[i];
     return slots_acyclic(g_.fabric, g_.slots, all);
-  }
-
-  // Paths that repeat an earlier one (same source, another LID of the same
-  // group, the same channels) take its length and layer: first fit skipped
-  // them, and would have given them the same layer (it goes to the lowest
-  // layer that stays acyclic with the path's dependencies; layers only
-  // grow, so the layers below the other path's still refuse them and its
-  // layer holds them already).
-  void fill_repeated() {
-    const auto fill = [&](std::size_t d0, std::size_t d1, unsigned) {
-      for (std::size_t d = d0; d < d1; ++d)
-        for (std::size_t s = 0; s < ns_; ++s) {
-          const std::size_t i = paths_.index(s, d);
-          if (paths_.repeat[i] == PathTable::kOwn) continue;
-          const std::size_t o = paths_.index(s, paths_.original(s, d));
-          paths_.length[i] = paths_.length[o];
-          paths_.layer[i] = paths_.layer[o];
-        }
-    };
-    parallel::parallel_slices(dests_.size(), parallel::effective_threads(options_.threads), fill);
   }
 
   // First fit (first_fit.h) in order_: the layers needed, 0 when more than

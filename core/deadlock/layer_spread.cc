@@ -36,14 +36,23 @@ std::vector<std::size_t> add_up(const std::vector<std::vector<std::size_t>>& par
 }
 
 // The routes (weights) in each first-fit layer, and (the last entry) those
-// of paths without dependencies, which fit any layer.
-std::vector<std::size_t> first_fit_load(const PathTable& paths, unsigned n, unsigned threads) {
+// of paths without dependencies, which fit any layer. A path that repeats
+// another (PathTable::repeat) takes its length and layer first, as first
+// fit would have placed it; originals repeat none, so no slice writes what
+// another reads.
+std::vector<std::size_t> settle_first_fit(PathTable& paths, unsigned n, unsigned threads) {
   std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n + 1, 0));
+  const bool repeats = !paths.repeat.empty();
   parallel::parallel_slices(paths.dests, threads, [&](std::size_t d0, std::size_t d1, unsigned w) {
     std::vector<std::size_t>& load = partial[w];
     for (std::size_t d = d0; d < d1; ++d)
       for (std::size_t s = 0; s < paths.sources; ++s) {
         const std::size_t i = paths.index(s, d);
+        if (repeats && paths.repeat[i] != PathTable::kOwn) {
+          const std::size_t o = paths.index(s, paths.original(s, d));
+          paths.length[i] = paths.length[o];
+          paths.layer[i] = paths.layer[o];
+        }
         load[paths.length[i] != 0 ? paths.layer[i] : n] += paths.weight[s];
       }
   });
@@ -162,30 +171,37 @@ struct Deck {
   std::vector<std::uint8_t> turn;  // per round
 };
 
-// One source switch's draws from one deck.
+// One source switch's draws from one deck (the deck's cards and turns by
+// pointer, positions in 32 bits: one draw per path, kept small).
 class Dealer {
  public:
   Dealer() = default;
-  Dealer(const Deck& deck, std::size_t s) : deck_(&deck), s_(s), at_(deck.first_card(s, 0)) {}
+  Dealer(const Deck& deck, std::size_t s)
+      : cards_(deck.cards.data()),
+        turn_(deck.turn.data()),
+        m_(static_cast<std::uint32_t>(deck.cards.size())),
+        s_(static_cast<std::uint32_t>(s % deck.cards.size())),
+        at_(static_cast<std::uint32_t>(deck.first_card(s, 0))) {}
   std::uint8_t draw() {
-    const std::size_t m = deck_->cards.size();
-    const std::uint8_t layer = deck_->cards[at_];
-    if (++at_ == m) at_ = 0;
-    if (++drawn_ == m) {
+    const std::uint8_t layer = cards_[at_];
+    if (++at_ == m_) at_ = 0;
+    if (++drawn_ == m_) {  // next round: Deck::first_card without a division
       drawn_ = 0;
-      at_ = deck_->first_card(s_, ++round_);
+      at_ = s_ + turn_[++round_];
+      if (at_ >= m_) at_ -= m_;
     }
     return layer;
   }
 
  private:
-  const Deck* deck_ = nullptr;
-  std::size_t s_ = 0, at_ = 0, drawn_ = 0, round_ = 0;
+  const std::uint8_t* cards_ = nullptr;
+  const std::uint8_t* turn_ = nullptr;
+  std::uint32_t m_ = 1, s_ = 0, at_ = 0, drawn_ = 0, round_ = 0;
 };
 
 }  // namespace
 
-std::vector<std::size_t> spread_into_table(const PathTable& paths,
+std::vector<std::size_t> spread_into_table(PathTable& paths,
                                            const std::vector<SourceSwitch>& sources,
                                            const std::vector<Lid>& dests,
                                            const SpreadOptions& options, LayerTable& table) {
@@ -196,7 +212,7 @@ std::vector<std::size_t> spread_into_table(const PathTable& paths,
     layers.emplace_back(n);
     for (unsigned l = 0; l < n; ++l) layers[0][l] = static_cast<std::uint8_t>(l);
   } else {
-    layers = layer_decks(first_fit_load(paths, n, threads), n, needed, options.balance && n > 1);
+    layers = layer_decks(settle_first_fit(paths, n, threads), n, needed, options.balance && n > 1);
   }
   std::vector<Deck> decks;
   for (std::size_t k = 0; k < layers.size(); ++k)

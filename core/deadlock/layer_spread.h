@@ -38,8 +38,10 @@ struct SpreadOptions {
 // n layers, each in proportion to what it lacks from an even count. One
 // pass over the paths, on `threads` threads (blocks of source switches).
 // Without balance each path keeps its first-fit layer, and paths without
-// dependencies go to layer 0.
-std::vector<std::size_t> spread_into_table(const PathTable& paths,
+// dependencies go to layer 0. Paths that repeat another (PathTable::repeat)
+// get its length and layer in `paths` first, in the pass that counts the
+// first-fit layers.
+std::vector<std::size_t> spread_into_table(PathTable& paths,
                                            const std::vector<SourceSwitch>& sources,
                                            const std::vector<Lid>& dests,
                                            const SpreadOptions& options, LayerTable& table);
