@@ -22,6 +22,9 @@
 //     n = survey.count(s, marked, end);
 //     j = survey.same_route_as();  // kOwn, or the group's LID j routed alike
 //   }
+//   survey.keep_order();           // every switch a source, no marks:
+//   survey.begin(dlid2, column2);  // the group's next LIDs
+//   survey.count_every_switch();   // then count() as above, mostly known
 #pragma once
 
 #include <cstdint>
