@@ -178,16 +178,16 @@ class LayerPlanner {
                           bool in_order = false) {
     PathSurvey& survey = *t.survey;
     survey.begin(dests_[d], column);
+    const auto record = [&](std::size_t s, std::size_t count, std::uint8_t repeat) {
+      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+      paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
+      if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
+      t.has_length[len] = true;
+    };
     if (in_order && survey.count_every_switch() == tracer_.switch_count()) {
       // Every switch counted (and every switch a source): read off.
-      for (std::size_t s = 0; s < ns_; ++s) {
-        const std::size_t count = survey.counted(rows_[s]);
-        const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-        const std::uint8_t repeat = survey.same_route_from(rows_[s]);
-        paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
-        if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
-        t.has_length[len] = true;
-      }
+      for (std::size_t s = 0; s < ns_; ++s)
+        record(s, survey.counted(rows_[s]), survey.same_route_from(rows_[s]));
       return;
     }
     for (std::size_t s = 0; s < ns_; ++s) {
@@ -199,11 +199,7 @@ class LayerPlanner {
                              describe_node(g_.fabric, sources_[s].node) + " to LID " +
                              std::to_string(dests_[d]) + ": no layering is deadlock-free",
                          0, options_.max_layers);
-      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-      const std::uint8_t repeat = survey.same_route_as();
-      paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
-      if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
-      t.has_length[len] = true;
+      record(s, count, survey.same_route_as());
     }
   }
 
