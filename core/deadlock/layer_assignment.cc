@@ -103,11 +103,12 @@ class LayerPlanner {
         });
     if (every_switch_a_source) {
       // Hosts on every switch (tori, meshes, HyperX, dragonflies): every
-      // switch is a source, so the union needs no walks (direct_union_acyclic), and
-      // when it is acyclic (HyperX and meshes in dimension order) no path
-      // needs surveying. Else first fit runs and reads the LFT by
-      // destination, kept from the union's pass, and the survey goes by
-      // destination switch to find the routes that repeat another.
+      // switch is a source, so the union needs no walks
+      // (direct_union_acyclic), and when it is acyclic (HyperX and meshes in
+      // dimension order) no path needs surveying. Else first fit runs and
+      // reads the LFT by destination, kept from the union's pass, and the
+      // survey goes by destination switch to find the routes that repeat
+      // another; a group's later LIDs are counted in its first one's order.
       one_layer_ = direct_union_acyclic();
       if (one_layer_) {
         columns_ = {};

@@ -163,16 +163,13 @@ struct Deck {
       turn[round] =
           static_cast<std::uint8_t>(splitmix64(std::uint64_t{k} << 32 ^ round) % cards.size());
   }
-  // Where source s starts round `round`.
-  std::size_t first_card(std::size_t s, std::size_t round) const {
-    return (s + turn[round]) % cards.size();
-  }
   std::vector<std::uint8_t> cards;
   std::vector<std::uint8_t> turn;  // per round
 };
 
 // One source switch's draws from one deck (the deck's cards and turns by
-// pointer, positions in 32 bits: one draw per path, kept small).
+// pointer, positions in 32 bits: one draw per path, kept small). Source s
+// starts round r at card (s + turn[r]) mod m.
 class Dealer {
  public:
   Dealer() = default;
@@ -180,20 +177,25 @@ class Dealer {
       : cards_(deck.cards.data()),
         turn_(deck.turn.data()),
         m_(static_cast<std::uint32_t>(deck.cards.size())),
-        s_(static_cast<std::uint32_t>(s % deck.cards.size())),
-        at_(static_cast<std::uint32_t>(deck.first_card(s, 0))) {}
+        s_(static_cast<std::uint32_t>(s % deck.cards.size())) {
+    start_round();
+  }
   std::uint8_t draw() {
     const std::uint8_t layer = cards_[at_];
     if (++at_ == m_) at_ = 0;
-    if (++drawn_ == m_) {  // next round: Deck::first_card without a division
+    if (++drawn_ == m_) {
       drawn_ = 0;
-      at_ = s_ + turn_[++round_];
-      if (at_ >= m_) at_ -= m_;
+      ++round_;
+      start_round();
     }
     return layer;
   }
 
  private:
+  void start_round() {  // s_ and every turn are below m_: no division
+    at_ = s_ + turn_[round_];
+    if (at_ >= m_) at_ -= m_;
+  }
   const std::uint8_t* cards_ = nullptr;
   const std::uint8_t* turn_ = nullptr;
   std::uint32_t m_ = 1, s_ = 0, at_ = 0, drawn_ = 0, round_ = 0;

@@ -147,16 +147,19 @@ void PathSurvey::keep_order() {
   order_.clear();
   const std::uint32_t rows = static_cast<std::uint32_t>(tracer_.switch_count());
   // Counting sort by hops to delivery: the dependencies plus one for a
-  // switch that forwards to another switch, 0 for the one that delivers.
-  std::vector<std::uint32_t> start(258, 0);
+  // switch that forwards to another switch, 0 for the one that delivers
+  // (capped: a longer route only makes count_every_switch stop early).
+  const auto hops = [&](std::uint32_t row) {
+    return std::min<std::uint32_t>(out_switch_[row] ? onward_[row] + 1 : 0, kMaxHops);
+  };
+  order_start_.assign(kMaxHops + 2, 0);
   for (std::uint32_t row = 0; row < rows; ++row) {
     if (known_[row] != stamp_) return;  // a route that did not deliver
-    ++start[std::min<std::uint32_t>(out_switch_[row] ? onward_[row] + 1 : 0, 256) + 1];
+    ++order_start_[hops(row) + 1];
   }
-  for (std::size_t h = 1; h < start.size(); ++h) start[h] += start[h - 1];
+  for (std::size_t h = 1; h < order_start_.size(); ++h) order_start_[h] += order_start_[h - 1];
   order_.resize(rows);
-  for (std::uint32_t row = 0; row < rows; ++row)
-    order_[start[std::min<std::uint32_t>(out_switch_[row] ? onward_[row] + 1 : 0, 256)]++] = row;
+  for (std::uint32_t row = 0; row < rows; ++row) order_[order_start_[hops(row)]++] = row;
 }
 
 std::size_t PathSurvey::count_every_switch() {

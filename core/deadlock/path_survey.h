@@ -120,12 +120,14 @@ class PathSurvey {
   std::uint8_t index_ = kOwn;       // the current LID's place in the group
   std::uint8_t next_index_ = kOwn;  // the next begin()'s (kOwn: no group)
   std::uint8_t same_as_ = kOwn;
-  std::uint32_t group_ = 0;                // per group
-  std::vector<std::uint32_t> named_in_;    // group_ when the row's names are this group's
-  std::vector<std::uint8_t> named_count_;  // names at the row
-  std::vector<Named> names_;               // max_group_ per row
-  std::vector<std::uint8_t> name_;         // the row's way onward toward the current LID
-  std::vector<std::uint32_t> order_;       // keep_order(); empty: none for this group
+  std::uint32_t group_ = 0;                 // per group
+  std::vector<std::uint32_t> named_in_;     // group_ when the row's names are this group's
+  std::vector<std::uint8_t> named_count_;   // names at the row
+  std::vector<Named> names_;                // max_group_ per row
+  std::vector<std::uint8_t> name_;          // the row's way onward toward the current LID
+  std::vector<std::uint32_t> order_;        // keep_order(); empty: none for this group
+  std::vector<std::uint32_t> order_start_;  // keep_order's counting sort
+  static constexpr std::uint32_t kMaxHops = 256;
 };
 
 // Where every switch is a source, the union of all routes' dependencies

@@ -153,13 +153,25 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
     survey.begin_group();
     for (std::size_t j = 0; j < lids.size(); ++j) {
       survey.begin(lids[j], columns[j].data());
+      // Counted at every switch: what the layer assignment reads off
+      // without count() (counted, same_route_from) must be what count() says.
+      bool read_off = false;
       if (in_order && j > 0) {
         const std::size_t n = survey.count_every_switch();
         if (ordered) *ordered += n;
+        read_off = n == tracer.switch_count();
       }
       for (const NodeId source : f.switches()) {
+        const std::size_t off = read_off ? survey.counted(tracer.row_of(source)) : 0;
+        const std::uint8_t off_same =
+            read_off ? survey.same_route_from(tracer.row_of(source)) : PathSurvey::kOwn;
         WalkEnd end = WalkEnd::delivered, walk_end = WalkEnd::delivered;
         const std::size_t n = survey.count(source, in_order ? nullptr : &marked, end);
+        if (read_off) {
+          EXPECT_EQ(off, n) << "switch " << source << " LID " << lids[j];
+          EXPECT_EQ(int{off_same}, int{survey.same_route_as()})
+              << "switch " << source << " LID " << lids[j];
+        }
         std::vector<std::uint8_t> unused(slots.size(), 0);
         EXPECT_EQ(n, walked(slots, tracer, source, lids[j], unused, walk_end))
             << "switch " << source << " LID " << lids[j];
