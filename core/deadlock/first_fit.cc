@@ -7,6 +7,7 @@
 #include <deque>
 #include <initializer_list>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "parallel/run_workers.h"
@@ -30,9 +31,32 @@ namespace {
 
 constexpr unsigned kRefused = ~0u;
 
+// A mark per (destination, switch row) entry of the LFT columns for each of
+// up to eight layers: a bit per entry when the placer has one layer (layer
+// 0's, an eighth of the memory: zeroing eight bytes per path took 10 ms
+// before the dragonfly a12p6h6's first fit could start), else a byte.
+class EntryMarks {
+ public:
+  EntryMarks(std::size_t entries, unsigned layers)
+      : shift_(layers == 1 ? 0 : 3), words_(((entries << shift_) + 63) / 64, 0) {}
+  bool test(std::size_t entry, unsigned k) const {
+    const std::size_t b = (entry << shift_) + k;
+    return (words_[b >> 6] >> (b & 63)) & 1u;
+  }
+  void set(std::size_t entry, unsigned k) {
+    const std::size_t b = (entry << shift_) + k;
+    words_[b >> 6] |= std::uint64_t{1} << (b & 63);
+  }
+  std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+
+ private:
+  unsigned shift_;  // log2 of the bits per entry
+  std::vector<std::uint64_t> words_;
+};
+
 // Places routes, in the order offered, into the lowest of the layers
-// first..cap-1 that takes them, with marks of its own (two bytes per path:
-// bit k for layer first + k, k < 8). Cache-line aligned: the two placers of
+// first..cap-1 that takes them, with marks of its own (two EntryMarks: for
+// layer first + k, k < 8). Cache-line aligned: the two placers of
 // the pipeline write their walk state on every route, and two neighbours on
 // the stack sharing a line made first fit up to 1.6x slower, depending on
 // where the stack began.
@@ -43,8 +67,8 @@ class alignas(64) LayerPlacer {
         first_(first),
         cap_(cap),
         switches_(in.tracer.switch_count()),
-        onward_in_(in.columns.size(), 0),
-        refused_onward_in_(in.columns.size(), 0) {}
+        onward_in_(in.columns.size(), std::min(cap - first, 8u)),
+        refused_onward_in_(in.columns.size(), std::min(cap - first, 8u)) {}
 
   // The layer the route from sources[s] to dests[d] went into, or kRefused
   // when none of the layers up to the cap takes it.
@@ -55,7 +79,7 @@ class alignas(64) LayerPlacer {
     const std::uint32_t row = in_.rows[s];
     if (row != RouteTracer::kNoRow && in_.dests[d] < in_.tracer.lid_limit()) {
       const std::size_t at = d * switches_ + row;
-      if ((onward_in_[at] & 1u) != 0 && (refused_onward_in_[at] & 1u) == 0) return first_;
+      if (onward_in_.test(at, 0) && !refused_onward_in_.test(at, 0)) return first_;
     }
     if (!begin_walk(s, d)) walk_the_slow_way(s, d);
     for (unsigned k = 0; first_ + k < cap_; ++k) {
@@ -82,7 +106,7 @@ class alignas(64) LayerPlacer {
   }
 
   std::vector<std::unique_ptr<LayerGraph>>& layers() { return layers_; }
-  std::size_t mark_bytes() const { return onward_in_.size() + refused_onward_in_.size(); }
+  std::size_t mark_bytes() const { return onward_in_.bytes() + refused_onward_in_.bytes(); }
 
  private:
   // Starts the walk of the route from sources[s] to dests[d] (nothing
@@ -112,12 +136,11 @@ class alignas(64) LayerPlacer {
   // on delivered routes.
   Reach walk_on_until_in_layer(unsigned k) {
     RouteWalk& w = walk_;
-    const auto bit = static_cast<std::uint8_t>(k < 8 ? 1u << k : 0u);
-    const std::uint8_t* onward = onward_in_.data() + w.d * switches_;
-    const std::uint8_t* refused_onward = refused_onward_in_.data() + w.d * switches_;
+    const bool marked = k < 8;
+    const std::size_t column = w.d * switches_;
     const Geometry& g = in_.g;
     while (!w.done) {
-      if (refused_onward[w.row] & bit) return Reach::refusing_switch;
+      if (marked && refused_onward_in_.test(column + w.row, k)) return Reach::refusing_switch;
       const PortNum p = w.column[w.row];
       ChannelId channel = 0;
       const std::uint32_t next = in_.tracer.step_port(w.row, p, w.want, channel);
@@ -128,7 +151,8 @@ class alignas(64) LayerPlacer {
         const PortRef at = g.slots.arrival(w.prev);
         deps_.push_back(Dependency{g.slots.slot(at.node, at.port, p), w.prev, channel});
       }
-      if (onward[w.row] & bit) return dependency ? Reach::marked_switch : Reach::end;
+      if (marked && onward_in_.test(column + w.row, k))
+        return dependency ? Reach::marked_switch : Reach::end;
       if (++w.steps > switches_) return Reach::failed;  // a loop
       walked_.push_back(w.row);
       if (next == RouteTracer::kArrived) {
@@ -155,9 +179,8 @@ class alignas(64) LayerPlacer {
   // stays there (a layer only loses the edges of a route it refuses).
   void mark_onward_in(unsigned k) {
     if (k >= 8) return;
-    std::uint8_t* onward = onward_in_.data() + walk_.d * switches_;
-    for (const std::uint32_t row : walked_)
-      onward[row] = static_cast<std::uint8_t>(onward[row] | 1u << k);
+    const std::size_t column = walk_.d * switches_;
+    for (const std::uint32_t row : walked_) onward_in_.set(column + row, k);
   }
 
   // Layer first + k refused the route just tried for good at deps_[j], the
@@ -166,9 +189,9 @@ class alignas(64) LayerPlacer {
   // refused there too.
   void mark_refusing(unsigned k, std::size_t j) {
     if (k >= 8 || j == LayerGraph::kNoneForGood) return;
-    std::uint8_t* refused_onward = refused_onward_in_.data() + walk_.d * switches_;
+    const std::size_t column = walk_.d * switches_;
     for (std::size_t i = 0; i <= j && i < walked_.size(); ++i)
-      refused_onward[walked_[i]] = static_cast<std::uint8_t>(refused_onward[walked_[i]] | 1u << k);
+      refused_onward_in_.set(column + walked_[i], k);
   }
 
   // A route's walk toward dests[d], taken only as far as a layer try
@@ -186,8 +209,8 @@ class alignas(64) LayerPlacer {
   const FirstFitInput& in_;
   const unsigned first_, cap_;
   const std::size_t switches_;
-  std::vector<std::uint8_t> onward_in_;          // per destination and switch row, like in_.columns
-  std::vector<std::uint8_t> refused_onward_in_;  // the same: the layers that refuse the way on
+  EntryMarks onward_in_;          // per destination and switch row, like in_.columns
+  EntryMarks refused_onward_in_;  // the same: the layers that refuse the way on
   std::vector<std::unique_ptr<LayerGraph>> layers_;  // layer first + i
   RouteWalk walk_;
   std::vector<std::uint32_t> walked_;  // rows of the route being placed, as far as walked
@@ -287,7 +310,9 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
     return finish(std::move(result), in, {&all});
   }
   std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});  // an earlier order's
-  LayerPlacer layer0(in, 0, 1), rest(in, 1, cap);
+  // Each thread builds its placer (zeroes its marks) itself: the rest's
+  // while layer 0 places its first routes.
+  std::optional<LayerPlacer> layer0, rest;
   RefusedRoutes refused;
   std::atomic<bool> capped{false}, failed{false};
   const auto stop = [&] {  // either thread failed: the other stops too
@@ -298,20 +323,22 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
       2,
       [&](unsigned worker) {
         if (worker == 0) {
+          layer0.emplace(in, 0, 1);
           paths.for_each(order, [&](std::size_t s, std::size_t d) {
             if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
               return;
             // Layer 0 is what the table holds already (cleared above): only
             // the other thread writes it, so no cache line is written by both.
-            if (layer0.place(s, d) != 0) refused.push(s, d);
+            if (layer0->place(s, d) != 0) refused.push(s, d);
           });
           refused.close();  // if anything above throws, stop() abandons instead
           return;
         }
+        rest.emplace(in, 1, cap);
         std::vector<RefusedRoutes::Route> block;
         while (refused.pop(block))
           for (const auto& [s, d] : block) {
-            const unsigned l = rest.place(s, d);
+            const unsigned l = rest->place(s, d);
             if (l == kRefused) {
               capped.store(true, std::memory_order_relaxed);
               return;
@@ -321,7 +348,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
       },
       stop);
   result.capped = capped.load();
-  return finish(std::move(result), in, {&layer0, &rest});
+  return finish(std::move(result), in, {&*layer0, &*rest});
 }
 
 }  // namespace psssp::deadlock
