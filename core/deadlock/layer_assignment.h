@@ -22,17 +22,19 @@
 // afterwards (on dragonfly a12p6h6 0.83M of 5.26M routes are placed).
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for
 // its length, one for its layer and one naming the route it repeats (and,
-// where first fit runs, one for the transposed LFT and two per first-fit
-// thread for its marks), plus per layer two bits per possible dependency
+// where first fit runs, one for the transposed LFT and, for the marks, two
+// bits for layer 0's thread and two bytes for the other's), plus per layer
+// two bits per possible dependency
 // (switch ports squared) and a few words per channel; never a LIDs x LIDs
 // table.
 //
 // Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.63x the routing's CPU time, most
-// of it the survey, layer 0's insertions and the table; the placed routes'
-// dependencies are mostly in the layer already or refused there (bit
-// tests), a few need the order's search. Fat trees (one layer) only pay the
-// survey and the table: 0.035-0.04 s at 4096 hosts (routing 0.28-0.30 s).
+// switches, 5.4M paths, 3 layers) about 0.45x the routing's CPU time, most
+// of it layer 0's insertions, the survey and the table. Of layer 0's 135K
+// insertions half are in order already; the 28K that close a cycle (each a
+// dependency refused for good) visit 200 channels each and take about 40 of
+// its 69 ms. Fat trees (one layer) only pay the survey and the table:
+// 0.035-0.04 s at 4096 hosts (routing 0.28-0.30 s).
 // Placing all routes to a LID at once (their tree) was tried: it needs
 // more layers (5 instead of 3 on a12p6h6) and is no faster.
 //
