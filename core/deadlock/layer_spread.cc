@@ -43,18 +43,34 @@ std::vector<std::size_t> add_up(const std::vector<std::vector<std::size_t>>& par
 std::vector<std::size_t> settle_first_fit(PathTable& paths, unsigned n, unsigned threads) {
   std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n + 1, 0));
   const bool repeats = !paths.repeat.empty();
+  const std::size_t kinds = n + 1;
   parallel::parallel_slices(paths.dests, threads, [&](std::size_t d0, std::size_t d1, unsigned w) {
-    std::vector<std::size_t>& load = partial[w];
+    // Paths per source and kind, weighed at the end: one counter per path
+    // step, never the same one twice running.
+    std::vector<std::uint32_t> count(paths.sources * kinds, 0);
+    // In locals, as in spread_into_table: the byte stores would make the
+    // compiler load every pointer again per path.
+    const std::size_t sources = paths.sources;
+    std::uint8_t* length = paths.length.data();
+    std::uint8_t* layer = paths.layer.data();
+    const std::uint8_t* repeat = repeats ? paths.repeat.data() : nullptr;
+    const std::uint32_t* members = paths.members.data();
+    const std::uint32_t* group_first = paths.group_first.data();
+    std::uint32_t* counts = count.data();
     for (std::size_t d = d0; d < d1; ++d)
-      for (std::size_t s = 0; s < paths.sources; ++s) {
-        const std::size_t i = paths.index(s, d);
-        if (repeats && paths.repeat[i] != PathTable::kOwn) {
-          const std::size_t o = paths.index(s, paths.original(s, d));
-          paths.length[i] = paths.length[o];
-          paths.layer[i] = paths.layer[o];
+      for (std::size_t s = 0; s < sources; ++s) {
+        const std::size_t i = d * sources + s;
+        if (repeats && repeat[i] != PathTable::kOwn) {
+          // PathTable::original(s, d)'s path
+          const std::size_t o = members[group_first[d] + repeat[i]] * sources + s;
+          length[i] = length[o];
+          layer[i] = layer[o];
         }
-        load[paths.length[i] != 0 ? paths.layer[i] : n] += paths.weight[s];
+        ++counts[s * kinds + (length[i] != 0 ? layer[i] : n)];
       }
+    std::vector<std::size_t>& load = partial[w];
+    for (std::size_t s = 0; s < paths.sources; ++s)
+      for (std::size_t k = 0; k < kinds; ++k) load[k] += count[s * kinds + k] * paths.weight[s];
   });
   return add_up(partial);
 }
@@ -222,17 +238,27 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
   const std::size_t blocks = (sources.size() + kSourceBlock - 1) / kSourceBlock;
   std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n, 0));
   parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
-    std::vector<std::size_t>& load = partial[w];
     const std::size_t s0 = b * kSourceBlock, s1 = std::min(sources.size(), s0 + kSourceBlock);
+    // Routes per source and layer, weighed at the end (as in
+    // settle_first_fit), and each source's row of the table.
+    std::vector<std::uint32_t> count((s1 - s0) * n, 0);
+    std::vector<std::uint8_t*> row(s1 - s0);
+    for (std::size_t s = s0; s < s1; ++s) row[s - s0] = table.row(sources[s].node);
+    const auto weigh = [&] {
+      std::vector<std::size_t>& load = partial[w];
+      for (std::size_t s = s0; s < s1; ++s)
+        for (unsigned l = 0; l < n; ++l) load[l] += count[(s - s0) * n + l] * paths.weight[s];
+    };
     if (options.any_layer) {  // no paths to read: row by row
       for (std::size_t s = s0; s < s1; ++s) {
         Dealer dealer(decks[0], s);
         for (const Lid dlid : dests) {
           const std::uint8_t layer = dealer.draw();
-          table.set(sources[s].node, dlid, layer);
-          load[layer] += paths.weight[s];
+          row[s - s0][dlid] = layer;
+          ++count[(s - s0) * n + layer];
         }
       }
+      weigh();
       return;
     }
     // dealer[(s - s0) * decks + k]: source s's draws from deck k.
@@ -240,14 +266,25 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
     for (std::size_t s = s0; s < s1; ++s)
       for (std::size_t k = 0; k < decks.size(); ++k)
         dealer[(s - s0) * decks.size() + k] = Dealer(decks[k], s);
-    for (std::size_t d = 0; d < dests.size(); ++d)
-      for (std::size_t s = s0; s < s1; ++s) {
-        const std::size_t i = paths.index(s, d);
-        const std::size_t k = paths.length[i] != 0 ? paths.layer[i] : needed;
-        const std::uint8_t layer = dealer[(s - s0) * decks.size() + k].draw();
-        table.set(sources[s].node, dests[d], layer);
-        load[layer] += paths.weight[s];
+    // In locals: the table's bytes may alias anything the loop reads
+    // through a reference, which the compiler would then load again per path.
+    const std::size_t block = s1 - s0, kinds = decks.size();
+    const std::uint8_t* length = paths.length.data() + s0;
+    const std::uint8_t* first_fit = paths.layer.data() + s0;
+    Dealer* dealers = dealer.data();
+    std::uint32_t* counts = count.data();
+    std::uint8_t* const* rows = row.data();
+    for (std::size_t d = 0; d < dests.size(); ++d) {
+      const Lid dlid = dests[d];
+      const std::size_t at = d * paths.sources;
+      for (std::size_t j = 0; j < block; ++j) {
+        const std::size_t k = length[at + j] != 0 ? first_fit[at + j] : needed;
+        const std::uint8_t layer = dealers[j * kinds + k].draw();
+        rows[j][dlid] = layer;
+        ++counts[j * n + layer];
       }
+    }
+    weigh();
   });
   return add_up(partial);
 }

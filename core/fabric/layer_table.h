@@ -35,6 +35,8 @@ class LayerTable : public SlSource {
   bool has_switch(NodeId sw) const { return layers_.has_switch(sw); }
   std::uint8_t get(NodeId sw, Lid dlid) const { return layers_.get(sw, dlid); }
   void set(NodeId sw, Lid dlid, std::uint8_t layer) { layers_.set(sw, dlid, layer); }
+  // The row of a switch of the table: row(sw)[dlid] is set(sw, dlid, ...)'s.
+  std::uint8_t* row(NodeId sw) { return layers_.row(sw); }
   std::size_t lid_count() const { return layers_.lid_count(); }
   std::size_t switch_count() const { return layers_.switch_count(); }
   NodeId switch_at(std::size_t row) const { return layers_.switch_at(row); }
