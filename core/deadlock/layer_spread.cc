@@ -35,6 +35,17 @@ std::vector<std::size_t> add_up(const std::vector<std::vector<std::size_t>>& par
   return sum;
 }
 
+// Adds to load[k] the routes of count[(s - s0) * kinds + k] paths of each
+// source s0 <= s < s1 (paths.weight[s] routes per path). Counting paths per
+// source and kind, and weighing them once at the end, keeps the loops over
+// paths from adding to one counter path after path.
+void weigh(const std::vector<std::uint32_t>& count, std::size_t kinds, const PathTable& paths,
+           std::size_t s0, std::size_t s1, std::vector<std::size_t>& load) {
+  for (std::size_t s = s0; s < s1; ++s)
+    for (std::size_t k = 0; k < kinds; ++k)
+      load[k] += count[(s - s0) * kinds + k] * paths.weight[s];
+}
+
 // The routes (weights) in each first-fit layer, and (the last entry) those
 // of paths without dependencies, which fit any layer. A path that repeats
 // another (PathTable::repeat) takes its length and layer first, as first
@@ -45,9 +56,7 @@ std::vector<std::size_t> settle_first_fit(PathTable& paths, unsigned n, unsigned
   const bool repeats = !paths.repeat.empty();
   const std::size_t kinds = n + 1;
   parallel::parallel_slices(paths.dests, threads, [&](std::size_t d0, std::size_t d1, unsigned w) {
-    // Paths per source and kind, weighed at the end: one counter per path
-    // step, never the same one twice running.
-    std::vector<std::uint32_t> count(paths.sources * kinds, 0);
+    std::vector<std::uint32_t> count(paths.sources * kinds, 0);  // weigh()
     // In locals, as in spread_into_table: the byte stores would make the
     // compiler load every pointer again per path.
     const std::size_t sources = paths.sources;
@@ -68,9 +77,7 @@ std::vector<std::size_t> settle_first_fit(PathTable& paths, unsigned n, unsigned
         }
         ++counts[s * kinds + (length[i] != 0 ? layer[i] : n)];
       }
-    std::vector<std::size_t>& load = partial[w];
-    for (std::size_t s = 0; s < paths.sources; ++s)
-      for (std::size_t k = 0; k < kinds; ++k) load[k] += count[s * kinds + k] * paths.weight[s];
+    weigh(count, kinds, paths, 0, paths.sources, partial[w]);
   });
   return add_up(partial);
 }
@@ -239,16 +246,10 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
   std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(n, 0));
   parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
     const std::size_t s0 = b * kSourceBlock, s1 = std::min(sources.size(), s0 + kSourceBlock);
-    // Routes per source and layer, weighed at the end (as in
-    // settle_first_fit), and each source's row of the table.
+    // Paths per source and layer (weigh()), and each source's table row.
     std::vector<std::uint32_t> count((s1 - s0) * n, 0);
     std::vector<std::uint8_t*> row(s1 - s0);
     for (std::size_t s = s0; s < s1; ++s) row[s - s0] = table.row(sources[s].node);
-    const auto weigh = [&] {
-      std::vector<std::size_t>& load = partial[w];
-      for (std::size_t s = s0; s < s1; ++s)
-        for (unsigned l = 0; l < n; ++l) load[l] += count[(s - s0) * n + l] * paths.weight[s];
-    };
     if (options.any_layer) {  // no paths to read: row by row
       for (std::size_t s = s0; s < s1; ++s) {
         Dealer dealer(decks[0], s);
@@ -258,7 +259,7 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
           ++count[(s - s0) * n + layer];
         }
       }
-      weigh();
+      weigh(count, n, paths, s0, s1, partial[w]);
       return;
     }
     // dealer[(s - s0) * decks + k]: source s's draws from deck k.
@@ -284,7 +285,7 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
         ++counts[j * n + layer];
       }
     }
-    weigh();
+    weigh(count, n, paths, s0, s1, partial[w]);
   });
   return add_up(partial);
 }
