@@ -12,6 +12,9 @@
 // are spread over spare layers; per switch-to-switch cable the share of its
 // routes in its busiest layer, mean over cables weighted by routes (1/8 at
 // best with 8 layers and one first-fit layer).
+// set-up/survey/first fit/spread ms: where the layering's wall time went
+// (LayerAssignment's phases, medians over the runs), so that a change can
+// be profiled without a build of its own.
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
 #include <time.h>
 
@@ -119,6 +122,7 @@ void run(const Case& c, unsigned runs) {
   Fabric f = c.make();
   testing::assign_lids(f);
   std::vector<double> plain, layered, plain_cpu, layers_cpu;
+  std::vector<double> setup, survey, first_fit, spread;  // the layering's phases
   unsigned needed = 0;
   double share = 0;
   std::string failure;
@@ -134,6 +138,10 @@ void run(const Case& c, unsigned runs) {
     try {
       a = deadlock::assign_layers(f, r.lfts, deadlock::LayerOptions{});
       needed = a->layers_needed;
+      setup.push_back(a->setup_seconds);
+      survey.push_back(a->survey_seconds);
+      first_fit.push_back(a->first_fit_seconds);
+      spread.push_back(a->spread_seconds);
     } catch (const deadlock::LayerError& e) {
       failure = e.what();
     }
@@ -144,9 +152,12 @@ void run(const Case& c, unsigned runs) {
   }
   const double p = median(plain), l = median(layered);
   const double pc = median(plain_cpu), lc = median(layers_cpu);
-  std::printf("%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %-13s %.3f\n", c.name,
-              f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
-              failure.empty() ? std::to_string(needed).c_str() : failure.c_str(), share);
+  const auto ms = [](const std::vector<double>& v) { return v.empty() ? 0.0 : 1e3 * median(v); };
+  std::printf(
+      "%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %-13s %10.3f  %.1f/%.1f/%.1f/%.1f\n",
+      c.name, f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
+      failure.empty() ? std::to_string(needed).c_str() : failure.c_str(), share, ms(setup),
+      ms(survey), ms(first_fit), ms(spread));
   std::fflush(stdout);
 }
 
@@ -161,9 +172,9 @@ int main(int argc, char** argv) {
     else
       names.emplace_back(argv[i]);
   }
-  std::printf("%-18s %6s %8s %8s %6s %9s %10s %9s  %-13s %s\n", "fabric", "hosts", "plain s",
+  std::printf("%-18s %6s %8s %8s %6s %9s %10s %9s  %-13s %10s  %s\n", "fabric", "hosts", "plain s",
               "vls=8 s", "ratio", "plain cpu", "layers cpu", "cpu ratio", "layers needed",
-              "busiest VL");
+              "busiest VL", "set-up/survey/first fit/spread ms");
   for (const Case& c : cases()) {
     bool wanted = names.empty();
     for (const std::string& n : names) wanted = wanted || n == c.name;

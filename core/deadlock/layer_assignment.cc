@@ -58,8 +58,17 @@ class LayerPlanner {
   LayerAssignment run() {
     LayerAssignment result;
     result.table = LayerTable(g_.fabric);
+    const auto since = [](std::chrono::steady_clock::time_point t) {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
+    result.setup_seconds = since(start_);
+    auto phase = std::chrono::steady_clock::now();
     survey_paths();
+    result.survey_seconds = since(phase);
+    phase = std::chrono::steady_clock::now();
     choose_first_fit(result);
+    result.first_fit_seconds = since(phase);
+    phase = std::chrono::steady_clock::now();
     const unsigned n = options_.balance ? options_.max_layers : result.layers_needed;
     result.work_bytes = result.table.memory_bytes() + 2 * paths_.length.size() +
                         paths_.repeat.size() + column_bytes_ + mark_bytes_ + g_.slots.size() +
@@ -71,14 +80,14 @@ class LayerPlanner {
         SpreadOptions{n, result.layers_needed, options_.balance, one_layer_ && options_.balance,
                       parallel::effective_threads(options_.threads)},
         result.table);
+    result.spread_seconds = since(phase);
     result.routes_per_layer = load;
     result.paths = ns_ * dests_.size();
     result.layers_used = 0;
     for (unsigned l = 0; l < n; ++l)
       if (load[l] != 0) result.layers_used = l + 1;
     result.layers_used = std::max(result.layers_used, 1u);
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    result.seconds = since(start_);
     return result;
   }
 

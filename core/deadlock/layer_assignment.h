@@ -84,6 +84,12 @@ struct LayerAssignment {
   std::size_t paths = 0;                      // (source switch, destination LID) pairs
   std::size_t work_bytes = 0;                 // peak memory of the assignment's own tables
   double seconds = 0.0;
+  // Where `seconds` went (wall time): set-up (the slot numbering, the
+  // tracer, the path and layer tables), the union and survey, first fit in
+  // every order tried, and settling and spreading into the table (with
+  // first fit's memory freed).
+  double setup_seconds = 0.0, survey_seconds = 0.0, first_fit_seconds = 0.0,
+         spread_seconds = 0.0;
 };
 
 // Thrown when the routes need more layers than allowed, or cannot be made
