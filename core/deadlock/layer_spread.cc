@@ -70,8 +70,8 @@ std::vector<std::size_t> settle_first_fit(PathTable& paths, unsigned n, unsigned
       for (std::size_t s = 0; s < sources; ++s) {
         const std::size_t i = d * sources + s;
         if (repeats && repeat[i] != PathTable::kOwn) {
-          // PathTable::original(s, d)'s path
-          const std::size_t o = members[group_first[d] + repeat[i]] * sources + s;
+          const std::size_t o =
+              PathTable::original_of(members, group_first, d, repeat[i]) * sources + s;
           length[i] = length[o];
           layer[i] = layer[o];
         }

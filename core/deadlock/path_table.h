@@ -64,7 +64,12 @@ struct PathTable {
   std::size_t index(std::size_t s, std::size_t d) const { return d * sources + s; }
   // The destination of the path that path (s, d) repeats (repeat != kOwn).
   std::size_t original(std::size_t s, std::size_t d) const {
-    return members[group_first[d] + repeat[index(s, d)]];
+    return original_of(members.data(), group_first.data(), d, repeat[index(s, d)]);
+  }
+  // The same from the arrays, for loops that keep them in locals.
+  static std::size_t original_of(const std::uint32_t* members, const std::uint32_t* group_first,
+                                 std::size_t d, std::uint8_t repeat) {
+    return members[group_first[d] + repeat];
   }
 
   // Calls f(s, d) for every path with dependencies, in the placement order:
