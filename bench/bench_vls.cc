@@ -152,12 +152,13 @@ void run(const Case& c, unsigned runs) {
   }
   const double p = median(plain), l = median(layered);
   const double pc = median(plain_cpu), lc = median(layers_cpu);
-  const auto ms = [](const std::vector<double>& v) { return v.empty() ? 0.0 : 1e3 * median(v); };
-  std::printf(
-      "%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %-13s %10.3f  %.1f/%.1f/%.1f/%.1f\n",
-      c.name, f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
-      failure.empty() ? std::to_string(needed).c_str() : failure.c_str(), share, ms(setup),
-      ms(survey), ms(first_fit), ms(spread));
+  char phases[64] = "-";  // none when the layering failed
+  if (!setup.empty())
+    std::snprintf(phases, sizeof(phases), "%.1f/%.1f/%.1f/%.1f", 1e3 * median(setup),
+                  1e3 * median(survey), 1e3 * median(first_fit), 1e3 * median(spread));
+  std::printf("%-18s %6zu %8.3f %8.3f %6.2f %9.3f %10.3f %9.2f  %-13s %10.3f  %s\n", c.name,
+              f.host_ports().size(), p, l, l / p, pc, lc, (pc + lc) / pc,
+              failure.empty() ? std::to_string(needed).c_str() : failure.c_str(), share, phases);
   std::fflush(stdout);
 }
 
