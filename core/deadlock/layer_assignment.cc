@@ -166,16 +166,16 @@ class LayerPlanner {
 
   struct SurveyThread {
     std::unique_ptr<PathSurvey> survey;
-    std::vector<std::uint8_t> in_union;  // empty where the union is known already
-    std::vector<bool> has_length;
-    std::vector<std::uint8_t> block;  // LFT columns
+    std::vector<std::uint8_t> in_union;    // empty where the union is known already
+    std::vector<std::uint8_t> has_length;  // a byte per length: set per path
+    std::vector<std::uint8_t> block;       // LFT columns
   };
   SurveyThread& start(SurveyThread& t, std::size_t max_group, std::size_t block_bytes,
                       bool union_wanted) {
     if (!t.survey) {
       t.survey = std::make_unique<PathSurvey>(g_.fabric, g_.slots, tracer_, max_group);
       if (union_wanted) t.in_union.assign(g_.slots.size(), 0);
-      t.has_length.assign(256, false);
+      t.has_length.assign(256, 0);
       t.block.assign(block_bytes, 0);
     }
     return t;
@@ -192,12 +192,12 @@ class LayerPlanner {
       const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
       paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
       if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
-      t.has_length[len] = true;
+      t.has_length[len] = 1;
     };
     if (in_order && survey.count_every_switch() == tracer_.switch_count()) {
       // Every switch counted (and every switch a source): read off.
-      for (std::size_t s = 0; s < ns_; ++s)
-        record(s, survey.counted(rows_[s]), survey.same_route_from(rows_[s]));
+      survey.read_off(rows_.data(), ns_, paths_.length.data() + d * ns_,
+                      paths_.repeat.data() + d * ns_, t.has_length.data());
       return;
     }
     for (std::size_t s = 0; s < ns_; ++s) {

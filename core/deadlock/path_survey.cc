@@ -188,6 +188,27 @@ std::size_t PathSurvey::count_every_switch() {
   return counted;
 }
 
+void PathSurvey::read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,
+                          std::uint8_t* repeat, std::uint8_t* seen) const {
+  // In locals: the byte stores may alias the vectors' own pointers, which
+  // the compiler would then load again per switch.
+  const std::uint32_t* onward = onward_.data();
+  const std::uint8_t* name = name_.data();
+  const std::uint8_t earlier = index_ < max_group_ ? index_ : 0;  // names below it repeat
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t row = rows[i];
+    const auto len = static_cast<std::uint8_t>(std::min<std::uint32_t>(onward[row], 255));
+    const std::uint8_t first = name[row];
+    seen[len] = 1;
+    if (first < earlier) {
+      length[i] = 0;
+      repeat[i] = first;
+    } else {
+      length[i] = len;
+    }
+  }
+}
+
 void mark_every_switchs_dependencies(const DependencySlots& slots, const RouteTracer& tracer,
                                      Lid dlid, const std::uint8_t* column,
                                      std::vector<std::uint8_t>& marked) {

@@ -161,6 +161,14 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
         if (ordered) *ordered += n;
         read_off = n == tracer.switch_count();
       }
+      // read_off() of every switch at once, as the layer assignment reads it.
+      std::vector<std::uint32_t> rows;
+      for (const NodeId source : f.switches()) rows.push_back(tracer.row_of(source));
+      std::vector<std::uint8_t> length(rows.size(), 0xEE), repeat(rows.size(), PathSurvey::kOwn),
+          seen(256, 0);
+      if (read_off)
+        survey.read_off(rows.data(), rows.size(), length.data(), repeat.data(), seen.data());
+      std::size_t i = 0;
       for (const NodeId source : f.switches()) {
         const std::size_t off = read_off ? survey.counted(tracer.row_of(source)) : 0;
         const std::uint8_t off_same =
@@ -171,7 +179,13 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
           EXPECT_EQ(off, n) << "switch " << source << " LID " << lids[j];
           EXPECT_EQ(int{off_same}, int{survey.same_route_as()})
               << "switch " << source << " LID " << lids[j];
+          const std::size_t len = std::min<std::size_t>(n, 255);
+          const bool repeats_one = survey.same_route_as() != PathSurvey::kOwn;
+          EXPECT_EQ(std::size_t{length[i]}, repeats_one ? 0 : len) << "switch " << source;
+          EXPECT_EQ(int{repeat[i]}, int{survey.same_route_as()}) << "switch " << source;
+          EXPECT_EQ(int{seen[len]}, 1) << "switch " << source;
         }
+        ++i;
         std::vector<std::uint8_t> unused(slots.size(), 0);
         EXPECT_EQ(n, walked(slots, tracer, source, lids[j], unused, walk_end))
             << "switch " << source << " LID " << lids[j];
