@@ -10,7 +10,7 @@ JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 DEPS_STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build deps deb test unit-test asan-test tsan-test fuzz fuzz-smoke integration-test demo install format clean
+.PHONY: all build deps deb test unit-test asan-test tsan-test fuzz fuzz-smoke integration-test demo install format format-check clean
 
 all: build
 
@@ -65,7 +65,7 @@ integration-test: build
 	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -n $(JOBS) --timeout 900
 
 # deb before the integration tests: tests/test_packages.py installs dist/*.deb.
-test: unit-test asan-test tsan-test fuzz-smoke deb integration-test
+test: format-check unit-test asan-test tsan-test fuzz-smoke deb integration-test
 
 # An irregular fabric (random switch graph, 512 hosts): no engine's home turf,
 # where congestion-aware routing with deadlock-free layers is what helps.
@@ -94,6 +94,10 @@ deb: deps
 
 format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
+
+# The sources as clang-format would write them (part of make test).
+format-check: deps
+	clang-format --dry-run -Werror $$(git ls-files '*.cc' '*.h')
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) dist obj-*

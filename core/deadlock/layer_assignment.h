@@ -88,8 +88,7 @@ struct LayerAssignment {
   // tracer, the path and layer tables), the union and survey, first fit in
   // every order tried, and settling and spreading into the table (with
   // first fit's memory freed).
-  double setup_seconds = 0.0, survey_seconds = 0.0, first_fit_seconds = 0.0,
-         spread_seconds = 0.0;
+  double setup_seconds = 0.0, survey_seconds = 0.0, first_fit_seconds = 0.0, spread_seconds = 0.0;
 };
 
 // Thrown when the routes need more layers than allowed, or cannot be made

@@ -32,22 +32,6 @@ void PathSurvey::begin_group() {
   }
 }
 
-std::uint8_t PathSurvey::first_with(std::uint32_t row, std::uint16_t key) {
-  if (named_in_[row] != group_) {
-    named_in_[row] = group_;
-    named_count_[row] = 0;
-  }
-  Named* names = names_.data() + row * max_group_;
-  const std::uint8_t n = named_count_[row];
-  for (std::uint8_t i = 0; i < n; ++i)
-    if (names[i].key == key) return names[i].lid;
-  if (n < max_group_) {
-    names[n] = Named{key, index_};
-    named_count_[row] = static_cast<std::uint8_t>(n + 1);
-  }
-  return index_;
-}
-
 void PathSurvey::begin(Lid dlid, const std::uint8_t* column) {
   index_ = next_index_;
   if (next_index_ != kOwn) ++next_index_;  // 254 LIDs, then kOwn: no more names
@@ -133,11 +117,12 @@ void PathSurvey::name_ways_onward(std::uint32_t known, bool hit) {
     return;
   }
   std::uint8_t next = hit ? name_[known] : 0;
+  NameBook book = name_book();
   for (std::size_t j = path_.size(); j-- > 0;) {
     const Step& s = path_[j];
     const std::uint16_t key =
         s.to_switch ? static_cast<std::uint16_t>(s.out << 8 | next) : kDelivers;
-    next = name_[s.row] = first_with(s.row, key);
+    next = name_[s.row] = book.first_with(s.row, key);
   }
   const std::uint8_t first = path_.empty() ? name_[known] : name_[path_.front().row];
   same_as_ = first < index_ ? first : kOwn;
@@ -165,24 +150,33 @@ void PathSurvey::keep_order() {
 std::size_t PathSurvey::count_every_switch() {
   if (dlid_ >= tracer_.lid_limit()) return 0;
   const bool naming = max_group_ != 0 && index_ < max_group_;
+  // In locals, as in read_off.
+  const std::uint8_t* column = column_;
+  std::uint32_t* known = known_.data();
+  std::uint32_t* onward = onward_.data();
+  PortNum* out = out_.data();
+  std::uint8_t* out_switch = out_switch_.data();
+  std::uint8_t* name = name_.data();
+  NameBook book = name_book();
+  const std::uint32_t stamp = stamp_, want = want_;
   std::size_t counted = 0;
   for (const std::uint32_t row : order_) {
-    const PortNum p = column_[row];
+    const PortNum p = column[row];
     ChannelId channel = 0;
-    const std::uint32_t next = tracer_.step_port(row, p, want_, channel);
+    const std::uint32_t next = tracer_.step_port(row, p, want, channel);
     std::uint16_t key = kDelivers;
     if (next == RouteTracer::kArrived) {
-      onward_[row] = 0;
-      out_switch_[row] = 0;
+      onward[row] = 0;
+      out_switch[row] = 0;
     } else {
-      if (next == RouteTracer::kFailed || known_[next] != stamp_) return counted;
-      onward_[row] = onward_[next] + (out_switch_[next] ? 1 : 0);
-      out_switch_[row] = 1;
-      key = static_cast<std::uint16_t>(p << 8 | name_[next]);
+      if (next == RouteTracer::kFailed || known[next] != stamp) return counted;
+      onward[row] = onward[next] + (out_switch[next] ? 1 : 0);
+      out_switch[row] = 1;
+      key = static_cast<std::uint16_t>(p << 8 | name[next]);
     }
-    out_[row] = p;
-    known_[row] = stamp_;
-    if (naming) name_[row] = first_with(row, key);
+    out[row] = p;
+    known[row] = stamp;
+    if (naming) name[row] = book.first_with(row, key);
     ++counted;
   }
   return counted;

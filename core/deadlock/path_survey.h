@@ -99,9 +99,42 @@ class PathSurvey {
   std::size_t walk(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end);
   // Names the ways onward of the switches count() just walked.
   void name_ways_onward(std::uint32_t known, bool hit);
-  // The name of the way onward at `row` with `key` (out port and the next
-  // switch's name, or kDelivers): the first LID of the group with it.
-  std::uint8_t first_with(std::uint32_t row, std::uint16_t key);
+  struct Named {
+    std::uint16_t key;
+    std::uint8_t lid;  // place in the group
+  };
+  // The names of the ways onward, over raw arrays: the loop counting every
+  // switch keeps it in a local, since its byte stores would otherwise make
+  // the compiler load every vector's pointer again per switch.
+  struct NameBook {
+    std::uint32_t* named_in;
+    std::uint8_t* named_count;
+    Named* names;
+    std::size_t max_group;
+    std::uint32_t group;
+    std::uint8_t index;
+    // The name of the way onward at `row` with `key` (out port and the next
+    // switch's name, or kDelivers): the first LID of the group with it.
+    std::uint8_t first_with(std::uint32_t row, std::uint16_t key) {
+      if (named_in[row] != group) {
+        named_in[row] = group;
+        named_count[row] = 0;
+      }
+      Named* at = names + row * max_group;
+      const std::uint8_t n = named_count[row];
+      for (std::uint8_t i = 0; i < n; ++i)
+        if (at[i].key == key) return at[i].lid;
+      if (n < max_group) {
+        at[n] = Named{key, index};
+        named_count[row] = static_cast<std::uint8_t>(n + 1);
+      }
+      return index;
+    }
+  };
+  NameBook name_book() {
+    return NameBook{
+        named_in_.data(), named_count_.data(), names_.data(), max_group_, group_, index_};
+  }
   static constexpr std::uint16_t kDelivers = 0xFFFF;
 
   const Fabric& fabric_;
@@ -118,10 +151,6 @@ class PathSurvey {
   std::vector<Step> path_;
   std::vector<Hop> hops_;
   // Repeated routes (max_group_ != 0).
-  struct Named {
-    std::uint16_t key;
-    std::uint8_t lid;  // place in the group
-  };
   std::size_t max_group_ = 0;
   std::uint8_t index_ = kOwn;       // the current LID's place in the group
   std::uint8_t next_index_ = kOwn;  // the next begin()'s (kOwn: no group)
