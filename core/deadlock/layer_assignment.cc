@@ -132,8 +132,8 @@ class LayerPlanner {
           const std::size_t d = groups.members[m];
           const bool first = groups.group_first[d] == m;
           if (first) my.survey->begin_group();
-          survey_destination(my, d, columns_.data() + d * rows, !first);
-          if (first) my.survey->keep_order();
+          survey_destination(my, d, columns_.data() + d * rows,
+                             first ? Walks::first_of_group : Walks::later_of_group);
         }
       });
       paths_.members = std::move(groups.members);
@@ -181,11 +181,17 @@ class LayerPlanner {
     return t;
   }
 
+  // How survey_destination counts where every switch is a source: the
+  // group's first LID off its tree of next hops (count_tree), then keeping
+  // the order for the later ones (count_every_switch); each falls back to
+  // walks. `each_source`: walks from every source (with marks if wanted).
+  enum class Walks { each_source, first_of_group, later_of_group };
+
   // The paths toward dests_[d] from every source: their lengths and
   // dependencies, and in a group which repeat another's (their lengths read
   // 0, so first fit never visits them, until spread_into_table).
   void survey_destination(SurveyThread& t, std::size_t d, const std::uint8_t* column,
-                          bool in_order = false) {
+                          Walks walks = Walks::each_source) {
     PathSurvey& survey = *t.survey;
     survey.begin(dests_[d], column);
     const auto record = [&](std::size_t s, std::size_t count, std::uint8_t repeat) {
@@ -194,7 +200,10 @@ class LayerPlanner {
       if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
       t.has_length[len] = 1;
     };
-    if (in_order && survey.count_every_switch() == tracer_.switch_count()) {
+    const bool every_switch_counted =
+        (walks == Walks::first_of_group && survey.count_tree()) ||
+        (walks == Walks::later_of_group && survey.count_every_switch() == tracer_.switch_count());
+    if (every_switch_counted) {
       // Every switch counted (and every switch a source): read off.
       survey.read_off(rows_.data(), ns_, paths_.length.data() + d * ns_,
                       paths_.repeat.data() + d * ns_, t.has_length.data());
@@ -211,6 +220,7 @@ class LayerPlanner {
                          0, options_.max_layers);
       record(s, count, survey.same_route_as());
     }
+    if (walks == Walks::first_of_group) survey.keep_order();
   }
 
   // Where every switch is a source: whether the union of the routes'

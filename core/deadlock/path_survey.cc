@@ -182,6 +182,46 @@ std::size_t PathSurvey::count_every_switch() {
   return counted;
 }
 
+bool PathSurvey::count_tree() {
+  order_.clear();
+  if (dlid_ >= tracer_.lid_limit()) return false;
+  const auto rows = static_cast<std::uint32_t>(tracer_.switch_count());
+  next_.resize(rows);
+  child_start_.assign(rows + 2, 0);
+  std::uint32_t root = RouteTracer::kNoRow;
+  for (std::uint32_t row = 0; row < rows; ++row) {
+    ChannelId channel = 0;
+    const std::uint32_t next = tracer_.step_port(row, column_[row], want_, channel);
+    if (next == RouteTracer::kFailed) return false;
+    if (next == RouteTracer::kArrived) {
+      if (root != RouteTracer::kNoRow) return false;  // one port owns a LID
+      root = row;
+    } else {
+      ++child_start_[next + 2];
+    }
+    next_[row] = next;
+  }
+  if (root == RouteTracer::kNoRow) return false;
+  // Children by parent (a counting sort), then the tree breadth first.
+  for (std::uint32_t r = 2; r < rows + 2; ++r) child_start_[r] += child_start_[r - 1];
+  children_.resize(rows);
+  for (std::uint32_t row = 0; row < rows; ++row)
+    if (row != root) children_[child_start_[next_[row] + 1]++] = row;
+  order_.push_back(root);
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const std::uint32_t parent = order_[i];
+    for (std::uint32_t c = child_start_[parent]; c < child_start_[parent + 1]; ++c)
+      order_.push_back(children_[c]);
+  }
+  if (order_.size() != rows) {  // a loop: its switches never reach the root
+    order_.clear();
+    return false;
+  }
+  // Every route delivers: count in that order, as for a later LID.
+  const std::size_t counted = count_every_switch();
+  return counted == rows;
+}
+
 void PathSurvey::read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,
                           std::uint8_t* repeat, std::uint8_t* seen) const {
   // In locals: the byte stores may alias the vectors' own pointers, which

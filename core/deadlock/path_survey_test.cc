@@ -125,12 +125,16 @@ std::optional<std::vector<std::pair<NodeId, PortNum>>> channels(const RouteTrace
 // Groups of the LIDs delivered at each switch, ascending; same_route_as()
 // of every route equals the first earlier LID of its group whose walk from
 // the same switch leaves every switch by the same port. Returns the routes
-// that repeat one. in_order: the group's later LIDs counted in the first
-// one's order (count_every_switch, nothing marked), the counts checked
-// against walks; `ordered` adds up the switches counted so.
+// that repeat one. in_order: the group's first LID counted off its tree
+// (count_tree) and its later LIDs in that order (count_every_switch),
+// nothing marked, as the layer assignment does where every switch is a
+// source, the counts checked against walks; `ordered` adds up the switches
+// counted in order for later LIDs, `trees` the first LIDs counted off
+// their trees.
 std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables& lfts,
                                         std::size_t max_group = 0, bool in_order = false,
-                                        std::size_t* ordered = nullptr) {
+                                        std::size_t* ordered = nullptr,
+                                        std::size_t* trees = nullptr) {
   const DependencySlots slots(f);
   const RouteTracer tracer(f, lfts);
   std::map<NodeId, std::vector<Lid>> at;
@@ -155,7 +159,11 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
       survey.begin(lids[j], columns[j].data());
       // Counted at every switch: what the layer assignment reads off
       // without count() (counted, same_route_from) must be what count() says.
-      bool read_off = false;
+      bool read_off = false, tree = false;
+      if (in_order && j == 0) {
+        read_off = tree = survey.count_tree();
+        if (trees) *trees += tree;
+      }
       if (in_order && j > 0) {
         const std::size_t n = survey.count_every_switch();
         if (ordered) *ordered += n;
@@ -192,7 +200,7 @@ std::size_t expect_repeats_as_walks_say(const Fabric& f, const ForwardingTables&
         EXPECT_EQ(end, walk_end);
         got[source].push_back(survey.same_route_as());
       }
-      if (in_order && j == 0) survey.keep_order();
+      if (in_order && j == 0 && !tree) survey.keep_order();
     }
     for (const NodeId source : f.switches())
       for (std::size_t j = 0; j < lids.size(); ++j) {
@@ -257,20 +265,64 @@ TEST(PathSurvey, RepeatedRoutesAreThoseThatWalkTheSameChannels) {
 TEST(PathSurvey, CountingInTheFirstLidsOrderGivesWhatWalksGive) {
   // A torus with minimal routes: every later LID is counted in order.
   const Fabric torus = testing::grid({4, 4}, true, 2);
-  std::size_t ordered = 0;
-  EXPECT_GT(expect_repeats_as_walks_say(torus, testing::min_hop_lfts(torus), 0, true, &ordered),
-            50u);
+  std::size_t ordered = 0, trees = 0;
+  EXPECT_GT(
+      expect_repeats_as_walks_say(torus, testing::min_hop_lfts(torus), 0, true, &ordered, &trees),
+      50u);
   EXPECT_EQ(ordered, 16u * 16 * 2);  // 16 groups of 3 LIDs, 16 switches
+  EXPECT_EQ(trees, 16u);             // every group's first LID off its tree
   // A line where one LID's route from sw-2 turns back to sw-1 (longer than
   // the first LID's): counting in order stops there, walks do the rest.
   const Fabric line = testing::grid({4}, false, 2);
   ForwardingTables lfts = testing::min_hop_lfts(line);
   const Lid far = line.node(*line.find_by_name("h-7")).ports[1].lid;
   lfts.set(*line.find_by_name("sw-2"), far, 4);  // back to sw-1, which sends it on
-  ordered = 0;
-  EXPECT_GT(expect_repeats_as_walks_say(line, lfts, 0, true, &ordered), 0u);
+  ordered = trees = 0;
+  EXPECT_GT(expect_repeats_as_walks_say(line, lfts, 0, true, &ordered, &trees), 0u);
   EXPECT_GT(ordered, 0u);
   EXPECT_LT(ordered, 4u * 4 * 2);  // 4 groups of 3 LIDs, 4 switches
+  EXPECT_EQ(trees, 4u);
+}
+
+TEST(PathSurvey, TreesWithALoopOrABlackHoleAreLeftToWalks) {
+  // The loop and black hole of broken_line_tables: count_tree() counts
+  // nothing there, and count() then tells why, as without it.
+  const Fabric f = testing::grid({4}, false, 1);
+  const ForwardingTables lfts = broken_line_tables(f);
+  const DependencySlots slots(f);
+  const RouteTracer tracer(f, lfts);
+  PathSurvey survey(f, slots, tracer, 2);
+  const Lid far = f.node(*f.find_by_name("h-3")).ports[1].lid;
+  const Lid near = f.node(*f.find_by_name("h-1")).ports[1].lid;
+  const std::vector<std::uint8_t> far_column = column_of(tracer, far);
+  const std::vector<std::uint8_t> near_column = column_of(tracer, near);
+  WalkEnd end = WalkEnd::delivered;
+  survey.begin_group();
+  survey.begin(far, far_column.data());
+  EXPECT_FALSE(survey.count_tree());
+  survey.count(*f.find_by_name("sw-0"), nullptr, end);
+  EXPECT_EQ(end, WalkEnd::loop);
+  survey.begin_group();
+  survey.begin(near, near_column.data());
+  EXPECT_FALSE(survey.count_tree());
+  survey.count(*f.find_by_name("sw-2"), nullptr, end);
+  EXPECT_EQ(end, WalkEnd::unrouted);
+  // Minimal tables: every first LID off its tree, with the walks' counts.
+  const ForwardingTables good = testing::min_hop_lfts(f);
+  const RouteTracer good_tracer(f, good);
+  PathSurvey good_survey(f, slots, good_tracer, 2);
+  for (const Lid dlid : {far, near}) {
+    const std::vector<std::uint8_t> column = column_of(good_tracer, dlid);
+    good_survey.begin_group();
+    good_survey.begin(dlid, column.data());
+    ASSERT_TRUE(good_survey.count_tree());
+    for (const NodeId sw : f.switches()) {
+      std::vector<std::uint8_t> unused(slots.size(), 0);
+      WalkEnd walk_end = WalkEnd::delivered;
+      EXPECT_EQ(good_survey.counted(good_tracer.row_of(sw)),
+                walked(slots, good_tracer, sw, dlid, unused, walk_end));
+    }
+  }
 }
 
 TEST(PathSurvey, LidsBeyondTheGroupSizeRepeatNothing) {
