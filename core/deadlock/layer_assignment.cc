@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "acyclic_slots.h"
+#include "byte_transpose.h"
 #include "destination_groups.h"
 #include "first_fit.h"
 #include "layer_graph.h"
@@ -52,6 +53,8 @@ class LayerPlanner {
         paths_(ns_, dests_.size()),
         order_(options.order) {
     for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
+    for (std::uint32_t row = 0; row < tracer_.switch_count(); ++row)
+      lft_rows_.push_back(lfts.row(lfts.switch_at(row)));
     for (std::size_t s = 0; s < ns_; ++s) paths_.weight[s] = sources_[s].lid_count();
   }
 
@@ -294,10 +297,17 @@ class LayerPlanner {
   // pass over the rows: neighbouring LIDs share a row's cache line.
   void load_columns(std::size_t d0, std::size_t d1, std::uint8_t* out) const {
     const std::size_t rows = tracer_.switch_count();
+    const ForwardingTables& lfts = tracer_.lfts();
+    if (dests_[d1 - 1] < tracer_.lid_limit() &&
+        std::size_t{dests_[d1 - 1]} - dests_[d0] == d1 - 1 - d0) {
+      // Consecutive LIDs (the usual case): each row's bytes for the block
+      // are one run, turned into columns sixteen at a time.
+      transpose_bytes(lft_rows_.data(), rows, dests_[d0], d1 - d0, out, rows);
+      return;
+    }
     for (std::uint32_t row = 0; row < rows; ++row)
       for (std::size_t d = d0; d < d1; ++d)
-        out[(d - d0) * rows + row] =
-            dests_[d] < tracer_.lid_limit() ? tracer_.lfts().at(row, dests_[d]) : 0;
+        out[(d - d0) * rows + row] = dests_[d] < tracer_.lid_limit() ? lfts.at(row, dests_[d]) : 0;
   }
 
   // Layers a first fit may open before it gives up.
@@ -335,7 +345,8 @@ class LayerPlanner {
   const std::vector<SourceSwitch> sources_;
   const std::vector<Lid> dests_;
   const std::size_t ns_;
-  std::vector<std::uint32_t> rows_;  // tracer row per source switch
+  std::vector<std::uint32_t> rows_;            // tracer row per source switch
+  std::vector<const std::uint8_t*> lft_rows_;  // the LFT row of each tracer row
   PathTable paths_;
   std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
   std::size_t column_bytes_ = 0;       // columns_ at its largest
