@@ -182,6 +182,30 @@ TEST(LayerAssignment, TorusLayersAreDeadlockFree) {
   }
 }
 
+// routes_per_layer is what the table says: each source switch's routes
+// (one per source LID behind it) to every destination LID, by their layer.
+void expect_routes_per_layer_as_in_table(const Fabric& f, const LayerAssignment& a) {
+  std::vector<std::size_t> want(a.routes_per_layer.size(), 0);
+  for (const SourceSwitch& s : source_switches(f))
+    for (const Lid dlid : destination_lids(f)) {
+      const std::uint8_t layer = a.table.get(s.node, dlid);
+      ASSERT_LT(layer, want.size());
+      want[layer] += s.lid_count();
+    }
+  EXPECT_EQ(a.routes_per_layer, want);
+}
+
+TEST(LayerAssignment, RoutesPerLayerAreTheTables) {
+  const Fabric torus = grid({6, 6}, true, 3);  // first fit, spread over 8 layers
+  const LayerAssignment spread = assign_layers(torus, min_hop_lfts(torus), LayerOptions{});
+  EXPECT_GT(spread.layers_needed, 1u);
+  expect_routes_per_layer_as_in_table(torus, spread);
+  const LayerAssignment kept = assign_layers(torus, min_hop_lfts(torus), first_fit(8));
+  expect_routes_per_layer_as_in_table(torus, kept);
+  const Fabric tree = fat_tree(8, 4, 3);  // one layer: dealt over all
+  expect_routes_per_layer_as_in_table(tree, assign_layers(tree, min_hop_lfts(tree), {}));
+}
+
 TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
   const Fabric f = grid({4, 4}, true, 2);
   const ForwardingTables lfts = min_hop_lfts(f);

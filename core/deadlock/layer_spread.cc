@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "parallel/run_workers.h"
@@ -22,6 +23,8 @@ std::uint64_t splitmix64(std::uint64_t x) {
 // Switches whose rows one task writes: each cache line of the
 // destination-major paths is read once per block.
 constexpr std::size_t kSourceBlock = 64;
+// Destinations whose layers a task writes into its rows at once.
+constexpr std::size_t kDestBlock = 64;
 
 // Paths without dependencies fit any layer: their deck is this long, the
 // layers in it in proportion to what each lacks.
@@ -213,6 +216,16 @@ class Dealer {
     }
     return layer;
   }
+  // Adds to count[layer] the cards drawn so far: every card once per whole
+  // round, then those of the round under way (so the deal need not count
+  // path by path).
+  void add_drawn(std::uint32_t* count) const {
+    for (std::uint32_t c = 0; c < m_; ++c) count[cards_[c]] += round_;
+    for (std::uint32_t i = 0, at = at_; i < drawn_; ++i) {
+      at = at == 0 ? m_ - 1 : at - 1;
+      ++count[cards_[at]];
+    }
+  }
 
  private:
   void start_round() {  // s_ and every turn are below m_: no division
@@ -275,16 +288,32 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
     Dealer* dealers = dealer.data();
     std::uint32_t* counts = count.data();
     std::uint8_t* const* rows = row.data();
-    for (std::size_t d = 0; d < dests.size(); ++d) {
-      const Lid dlid = dests[d];
-      const std::size_t at = d * paths.sources;
+    // The layers of kDestBlock destinations go into a tile first, then
+    // into the rows a run at a time: written straight into the table, each
+    // path's byte went to another row, a page of its own (6 KB apart on the
+    // 5256-host dragonfly).
+    std::uint8_t tile[kSourceBlock][kDestBlock];
+    for (std::size_t d0 = 0; d0 < dests.size(); d0 += kDestBlock) {
+      const std::size_t d1 = std::min(dests.size(), d0 + kDestBlock);
+      for (std::size_t d = d0; d < d1; ++d) {
+        const std::size_t at = d * paths.sources;
+        for (std::size_t j = 0; j < block; ++j) {
+          const std::size_t k = length[at + j] != 0 ? first_fit[at + j] : needed;
+          const std::uint8_t layer = dealers[j * kinds + k].draw();
+          tile[j][d - d0] = layer;
+        }
+      }
+      const bool consecutive = std::size_t{dests[d1 - 1]} - dests[d0] == d1 - 1 - d0;
       for (std::size_t j = 0; j < block; ++j) {
-        const std::size_t k = length[at + j] != 0 ? first_fit[at + j] : needed;
-        const std::uint8_t layer = dealers[j * kinds + k].draw();
-        rows[j][dlid] = layer;
-        ++counts[j * n + layer];
+        if (consecutive) {
+          std::memcpy(rows[j] + dests[d0], tile[j], d1 - d0);
+          continue;
+        }
+        for (std::size_t d = d0; d < d1; ++d) rows[j][dests[d]] = tile[j][d - d0];
       }
     }
+    for (std::size_t j = 0; j < block; ++j)
+      for (std::size_t k = 0; k < kinds; ++k) dealers[j * kinds + k].add_drawn(counts + j * n);
     weigh(count, n, paths, s0, s1, partial[w]);
   });
   return add_up(partial);
