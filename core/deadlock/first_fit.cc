@@ -298,6 +298,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
   FirstFitResult result;
   const std::size_t ns = paths.sources;
   if (threads < 2 || cap < 2) {
+    std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});  // not set yet
     LayerPlacer all(in, 0, cap);
     paths.for_each(order, [&](std::size_t s, std::size_t d) {
       if (result.capped) return;
@@ -309,7 +310,6 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
     });
     return finish(std::move(result), in, {&all});
   }
-  std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});  // an earlier order's
   // Each thread builds its placer (zeroes its marks) itself: the rest's
   // while layer 0 places its first routes.
   std::optional<LayerPlacer> layer0, rest;
@@ -327,13 +327,16 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
           paths.for_each(order, [&](std::size_t s, std::size_t d) {
             if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
               return;
-            // Layer 0 is what the table holds already (cleared above): only
-            // the other thread writes it, so no cache line is written by both.
             if (layer0->place(s, d) != 0) refused.push(s, d);
           });
           refused.close();  // if anything above throws, stop() abandons instead
           return;
         }
+        // Layer 0 is what the table holds where this thread writes
+        // nothing: cleared here, while layer 0 places its first routes
+        // (only this thread writes the table, so no cache line is written
+        // by both).
+        std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});
         rest.emplace(in, 1, cap);
         std::vector<RefusedRoutes::Route> block;
         while (refused.pop(block))

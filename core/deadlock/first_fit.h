@@ -38,7 +38,7 @@ struct FirstFitInput {
   const std::vector<std::uint32_t>& rows;  // the tracer row of each source switch
   const std::vector<Lid>& dests;
   // The LFT by destination: columns[d * tracer.switch_count() + row].
-  const std::vector<std::uint8_t>& columns;
+  const Bytes& columns;
 };
 
 struct FirstFitResult {

@@ -126,7 +126,7 @@ class LayerPlanner {
         columns_ = {};
         return;
       }
-      paths_.repeat.assign(paths_.length.size(), PathTable::kOwn);
+      paths_.repeat = Bytes(paths_.length.size());  // the survey writes every entry
       DestinationGroups groups =
           group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
       parallel::parallel_for(groups.units(), threads, [&](std::size_t u, unsigned w) {
@@ -200,7 +200,7 @@ class LayerPlanner {
     const auto record = [&](std::size_t s, std::size_t count, std::uint8_t repeat) {
       const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
       paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
-      if (repeat != PathTable::kOwn) paths_.repeat[d * ns_ + s] = repeat;
+      if (!paths_.repeat.empty()) paths_.repeat[d * ns_ + s] = repeat;
       t.has_length[len] = 1;
     };
     const bool every_switch_counted =
@@ -279,7 +279,7 @@ class LayerPlanner {
   template <typename Then>
   void transpose_lfts(Then&& then) {
     const std::size_t rows = tracer_.switch_count();
-    columns_.assign(dests_.size() * rows, 0);
+    columns_ = Bytes(dests_.size() * rows);  // load_columns writes every byte
     column_bytes_ = columns_.size();
     const std::size_t blocks = (dests_.size() + kColumnBlock - 1) / kColumnBlock;
     parallel::parallel_for(
@@ -321,8 +321,17 @@ class LayerPlanner {
       for (auto o : {LayerOptions::Order::longest_first, LayerOptions::Order::lid,
                      LayerOptions::Order::shortest_first})
         if (o != options_.order) orders.push_back(o);
-    unsigned fewest = 0;         // fewest layers any order needed, 0 = unknown
-    if (one_layer_) fewest = 1;  // the table is all layer 0 already
+    unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
+    if (one_layer_) {
+      fewest = 1;
+      // Without balancing the table is dealt from the paths: every route
+      // in layer 0, with no first fit (nor, where the union was acyclic
+      // without a survey, lengths) to say so.
+      if (!options_.balance) {
+        std::fill(paths_.layer.begin(), paths_.layer.end(), std::uint8_t{0});
+        std::fill(paths_.length.begin(), paths_.length.end(), std::uint8_t{0});
+      }
+    }
     for (LayerOptions::Order o : orders) {
       if (one_layer_) break;
       order_ = o;
@@ -348,9 +357,9 @@ class LayerPlanner {
   std::vector<std::uint32_t> rows_;            // tracer row per source switch
   std::vector<const std::uint8_t*> lft_rows_;  // the LFT row of each tracer row
   PathTable paths_;
-  std::vector<std::uint8_t> columns_;  // first fit: the LFT by destination (transpose_lfts)
-  std::size_t column_bytes_ = 0;       // columns_ at its largest
-  std::size_t mark_bytes_ = 0;         // first fit's marks (first_fit.h)
+  Bytes columns_;                 // first fit: the LFT by destination (transpose_lfts)
+  std::size_t column_bytes_ = 0;  // columns_ at its largest
+  std::size_t mark_bytes_ = 0;    // first fit's marks (first_fit.h)
   bool one_layer_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;

@@ -234,12 +234,9 @@ void PathSurvey::read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t
     const auto len = static_cast<std::uint8_t>(std::min<std::uint32_t>(onward[row], 255));
     const std::uint8_t first = name[row];
     seen[len] = 1;
-    if (first < earlier) {
-      length[i] = 0;
-      repeat[i] = first;
-    } else {
-      length[i] = len;
-    }
+    const bool repeats = first < earlier;
+    length[i] = repeats ? 0 : len;
+    repeat[i] = repeats ? first : kOwn;
   }
 }
 

@@ -98,8 +98,8 @@ class PathSurvey {
   }
   // The same for n switches at once: for each i, the count of the route
   // from tracer row rows[i], capped at 255, into length[i] (0 where it
-  // repeats an earlier LID's route: that LID's place goes into repeat[i],
-  // which is left alone elsewhere), and seen[count] = 1.
+  // repeats an earlier LID's route), same_route_from() into repeat[i], and
+  // seen[count] = 1.
   void read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,
                 std::uint8_t* repeat, std::uint8_t* seen) const;
 

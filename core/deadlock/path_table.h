@@ -7,6 +7,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -51,6 +54,31 @@ void for_each_byte_equal(const std::uint8_t* bytes, std::size_t n, std::uint8_t 
     if (bytes[i] == value) f(i);
 }
 
+// An allocator whose vectors leave new elements uninitialised: the path
+// tables (several bytes per path, 5.4M paths on the 5256-host dragonfly)
+// are written in full by the passes that fill them, on all threads, so
+// zeroing them first only cost a serial pass and its page faults.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <typename U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+// Bytes(n): n bytes, not set.
+using Bytes = std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>>;
+
 struct PathTable {
   static constexpr std::uint8_t kOwn = 0xFF;  // repeat: the path repeats no other
 
@@ -58,8 +86,8 @@ struct PathTable {
       : sources(source_count),
         dests(dest_count),
         weight(source_count, 0),
-        length(source_count * dest_count, 0),
-        layer(length.size(), 0) {}
+        length(source_count * dest_count),
+        layer(length.size()) {}
 
   std::size_t index(std::size_t s, std::size_t d) const { return d * sources + s; }
   // The destination of the path that path (s, d) repeats (repeat != kOwn).
@@ -96,16 +124,16 @@ struct PathTable {
   }
 
   std::size_t sources, dests;
-  std::vector<std::size_t> weight;   // per source switch: routes per path
-  std::vector<std::uint8_t> length;  // per path: dependencies, capped at 255
-  std::vector<unsigned> lengths;     // the lengths that occur, ascending
-  std::vector<std::uint8_t> layer;   // per path
+  std::vector<std::size_t> weight;  // per source switch: routes per path
+  Bytes length;                     // per path: dependencies, capped at 255 (the survey's)
+  std::vector<unsigned> lengths;    // the lengths that occur, ascending
+  Bytes layer;                      // per path (first fit's)
   // Per path, where hosts are on every switch and first fit runs (else
   // empty): kOwn, or the place in its destination's group of the
   // destination whose path from the same source takes the same channels
   // (path_survey.h); such a path has the same dependencies, and first fit
   // gives it the same layer.
-  std::vector<std::uint8_t> repeat;
+  Bytes repeat;
   std::vector<std::uint32_t> members;      // destinations, group by group
   std::vector<std::uint32_t> group_first;  // per destination: its group's start in members
 };
