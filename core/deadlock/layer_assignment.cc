@@ -198,10 +198,9 @@ class LayerPlanner {
     PathSurvey& survey = *t.survey;
     survey.begin(dests_[d], column);
     const auto record = [&](std::size_t s, std::size_t count, std::uint8_t repeat) {
-      const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
-      paths_.length[d * ns_ + s] = repeat == PathTable::kOwn ? len : 0;
-      if (!paths_.repeat.empty()) paths_.repeat[d * ns_ + s] = repeat;
-      t.has_length[len] = 1;
+      const std::size_t i = d * ns_ + s;
+      PathSurvey::record(count, repeat, paths_.length[i],
+                         paths_.repeat.empty() ? nullptr : &paths_.repeat[i], t.has_length.data());
     };
     const bool every_switch_counted =
         (walks == Walks::first_of_group && survey.count_tree()) ||

@@ -231,12 +231,7 @@ void PathSurvey::read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t
   const std::uint8_t earlier = index_ < max_group_ ? index_ : 0;  // names below it repeat
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t row = rows[i];
-    const auto len = static_cast<std::uint8_t>(std::min<std::uint32_t>(onward[row], 255));
-    const std::uint8_t first = name[row];
-    seen[len] = 1;
-    const bool repeats = first < earlier;
-    length[i] = repeats ? 0 : len;
-    repeat[i] = repeats ? first : kOwn;
+    record(onward[row], name[row] < earlier ? name[row] : kOwn, length[i], repeat + i, seen);
   }
 }
 

@@ -32,6 +32,7 @@
 // a third of the LIDs are first ones, 27-28 and 21-22.5 ms).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -102,6 +103,15 @@ class PathSurvey {
   // seen[count] = 1.
   void read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,
                 std::uint8_t* repeat, std::uint8_t* seen) const;
+  // One path's entries as read_off() writes them, from count() and
+  // same_route_as() (repeat_out may be null: no repeats kept).
+  static void record(std::size_t count, std::uint8_t repeat, std::uint8_t& length,
+                     std::uint8_t* repeat_out, std::uint8_t* seen) {
+    const auto len = static_cast<std::uint8_t>(std::min<std::size_t>(count, 255));
+    seen[len] = 1;
+    length = repeat == kOwn ? len : 0;
+    if (repeat_out) *repeat_out = repeat;
+  }
 
  private:
   struct Step {
