@@ -28,15 +28,18 @@
 // (switch ports squared) and a few words per channel; never a LIDs x LIDs
 // table.
 //
-// Cost (bench_vls, CPU time, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.45x the routing's CPU time, most
-// of it layer 0's insertions, the survey and the table. Of layer 0's 135K
-// insertions half are in order already; the 28K that close a cycle (each a
-// dependency refused for good) visit 200 channels each and take about 40 of
-// its 69 ms. Fat trees (one layer) only pay the survey and the table:
-// 0.035-0.04 s at 4096 hosts (routing 0.28-0.30 s).
-// Placing all routes to a LID at once (their tree) was tried: it needs
-// more layers (5 instead of 3 on a12p6h6) and is no faster.
+// Cost (bench_vls, docs/benchmarks.md): on dragonfly a12p6h6 (876
+// switches, 5.4M paths, 3 layers) about 0.36x the routing's CPU time; of
+// its 117-121 ms wall, 71 are first fit, most of that layer 0's thread. Of
+// layer 0's 135K insertions half are in order already; the 28K that close
+// a cycle (each a dependency refused for good) visit 200 channels each and
+// take about 40 of its 69 ms. Fat trees (one layer) only pay the survey
+// and the table: 0.03 s at 4096 hosts (routing 0.22-0.29 s).
+// Tried and not kept: placing all routes to a LID at once (their tree)
+// needs more layers (5 instead of 3 on a12p6h6) and is no faster; layers
+// as fixed channel orders (Eades-Lin-Smyth on the remaining routes'
+// dependencies, no search) need 8 layers there and 9 on the 8x8x8 torus
+// (first fit: 3 and 6), with first fit after each order still 6 and 6.
 //
 //   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
 //   sl = a.table.layer(slid, dlid);
