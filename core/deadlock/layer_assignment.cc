@@ -78,11 +78,11 @@ class LayerPlanner {
                         layers_.size() * LayerGraph::bytes(g_);
     columns_ = {};
     layers_.clear();  // spreading needs no graphs
-    const std::vector<std::size_t> load = spread_into_table(
-        paths_, sources_, dests_,
-        SpreadOptions{n, result.layers_needed, options_.balance, one_layer_ && options_.balance,
-                      parallel::effective_threads(options_.threads)},
-        result.table);
+    const std::vector<std::size_t> load =
+        spread_into_table(paths_, sources_, dests_,
+                          SpreadOptions{n, result.layers_needed, options_.balance, one_layer_,
+                                        parallel::effective_threads(options_.threads)},
+                          result.table);
     result.spread_seconds = since(phase);
     result.routes_per_layer = load;
     result.paths = ns_ * dests_.size();
@@ -320,17 +320,8 @@ class LayerPlanner {
       for (auto o : {LayerOptions::Order::longest_first, LayerOptions::Order::lid,
                      LayerOptions::Order::shortest_first})
         if (o != options_.order) orders.push_back(o);
-    unsigned fewest = 0;  // fewest layers any order needed, 0 = unknown
-    if (one_layer_) {
-      fewest = 1;
-      // Without balancing the table is dealt from the paths: every route
-      // in layer 0, with no first fit (nor, where the union was acyclic
-      // without a survey, lengths) to say so.
-      if (!options_.balance) {
-        std::fill(paths_.layer.begin(), paths_.layer.end(), std::uint8_t{0});
-        std::fill(paths_.length.begin(), paths_.length.end(), std::uint8_t{0});
-      }
-    }
+    unsigned fewest = 0;         // fewest layers any order needed, 0 = unknown
+    if (one_layer_) fewest = 1;  // spread_into_table deals every route over any layer
     for (LayerOptions::Order o : orders) {
       if (one_layer_) break;
       order_ = o;

@@ -204,6 +204,11 @@ TEST(LayerAssignment, RoutesPerLayerAreTheTables) {
   expect_routes_per_layer_as_in_table(torus, kept);
   const Fabric tree = fat_tree(8, 4, 3);  // one layer: dealt over all
   expect_routes_per_layer_as_in_table(tree, assign_layers(tree, min_hop_lfts(tree), {}));
+  // One layer without balancing: everything in layer 0.
+  const LayerAssignment one = assign_layers(tree, min_hop_lfts(tree), first_fit(8));
+  EXPECT_EQ(one.layers_used, 1u);
+  ASSERT_EQ(one.routes_per_layer.size(), 1u);
+  expect_routes_per_layer_as_in_table(tree, one);
 }
 
 TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {

@@ -22,7 +22,8 @@ struct SpreadOptions {
   unsigned needed = 1;  // the first-fit layers, 0..needed-1
   bool balance = true;  // spread over all n layers, else keep first fit's
   // One layer holds every route (their union is acyclic): any layer does for
-  // any route, so all paths are dealt over all n layers, none of them read.
+  // any route, so all paths are dealt over all n layers, none of them read
+  // (without balance the caller asks for n = 1: all in layer 0).
   bool any_layer = false;
   unsigned threads = 1;  // the table does not depend on it
 };
