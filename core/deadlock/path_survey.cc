@@ -147,7 +147,9 @@ void PathSurvey::keep_order() {
   for (std::uint32_t row = 0; row < rows; ++row) order_[order_start_[hops(row)]++] = row;
 }
 
-std::size_t PathSurvey::count_every_switch() {
+std::size_t PathSurvey::count_every_switch() { return count_in_order(nullptr); }
+
+std::size_t PathSurvey::count_in_order(const std::uint32_t* next_rows) {
   if (dlid_ >= tracer_.lid_limit()) return 0;
   const bool naming = max_group_ != 0 && index_ < max_group_;
   // In locals, as in read_off.
@@ -163,7 +165,8 @@ std::size_t PathSurvey::count_every_switch() {
   for (const std::uint32_t row : order_) {
     const PortNum p = column[row];
     ChannelId channel = 0;
-    const std::uint32_t next = tracer_.step_port(row, p, want, channel);
+    const std::uint32_t next =
+        next_rows ? next_rows[row] : tracer_.step_port(row, p, want, channel);
     std::uint16_t key = kDelivers;
     if (next == RouteTracer::kArrived) {
       onward[row] = 0;
@@ -217,9 +220,9 @@ bool PathSurvey::count_tree() {
     order_.clear();
     return false;
   }
-  // Every route delivers: count in that order, as for a later LID.
-  const std::size_t counted = count_every_switch();
-  return counted == rows;
+  // Every route delivers: count in that order, as for a later LID, with
+  // the next hops already found.
+  return count_in_order(next_.data()) == rows;
 }
 
 void PathSurvey::read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,

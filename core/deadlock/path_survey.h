@@ -122,6 +122,9 @@ class PathSurvey {
   std::size_t walk(NodeId source, std::vector<std::uint8_t>* marked, WalkEnd& end);
   // Names the ways onward of the switches count() just walked.
   void name_ways_onward(std::uint32_t known, bool hit);
+  // count_every_switch(), with each row's next row from next_rows where
+  // given (count_tree() found them already), else from the tables.
+  std::size_t count_in_order(const std::uint32_t* next_rows);
   struct Named {
     std::uint16_t key;
     std::uint8_t lid;  // place in the group
