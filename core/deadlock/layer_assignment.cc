@@ -53,8 +53,6 @@ class LayerPlanner {
         paths_(ns_, dests_.size()),
         order_(options.order) {
     for (const SourceSwitch& s : sources_) rows_.push_back(tracer_.row_of(s.node));
-    for (std::uint32_t row = 0; row < tracer_.switch_count(); ++row)
-      lft_rows_.push_back(lfts.row(lfts.switch_at(row)));
     for (std::size_t s = 0; s < ns_; ++s) paths_.weight[s] = sources_[s].lid_count();
   }
 
@@ -297,11 +295,10 @@ class LayerPlanner {
   void load_columns(std::size_t d0, std::size_t d1, std::uint8_t* out) const {
     const std::size_t rows = tracer_.switch_count();
     const ForwardingTables& lfts = tracer_.lfts();
-    if (dests_[d1 - 1] < tracer_.lid_limit() &&
-        std::size_t{dests_[d1 - 1]} - dests_[d0] == d1 - 1 - d0) {
+    if (dests_[d1 - 1] < tracer_.lid_limit() && consecutive_lids(dests_, d0, d1)) {
       // Consecutive LIDs (the usual case): each row's bytes for the block
       // are one run, turned into columns sixteen at a time.
-      transpose_bytes(lft_rows_.data(), rows, dests_[d0], d1 - d0, out, rows);
+      transpose_bytes(tracer_.lft_rows(), rows, dests_[d0], d1 - d0, out, rows);
       return;
     }
     for (std::uint32_t row = 0; row < rows; ++row)
@@ -344,8 +341,7 @@ class LayerPlanner {
   const std::vector<SourceSwitch> sources_;
   const std::vector<Lid> dests_;
   const std::size_t ns_;
-  std::vector<std::uint32_t> rows_;            // tracer row per source switch
-  std::vector<const std::uint8_t*> lft_rows_;  // the LFT row of each tracer row
+  std::vector<std::uint32_t> rows_;  // tracer row per source switch
   PathTable paths_;
   Bytes columns_;                 // first fit: the LFT by destination (transpose_lfts)
   std::size_t column_bytes_ = 0;  // columns_ at its largest

@@ -303,7 +303,7 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
           tile[j][d - d0] = layer;
         }
       }
-      const bool consecutive = std::size_t{dests[d1 - 1]} - dests[d0] == d1 - 1 - d0;
+      const bool consecutive = consecutive_lids(dests, d0, d1);
       for (std::size_t j = 0; j < block; ++j) {
         if (consecutive) {
           std::memcpy(rows[j] + dests[d0], tile[j], d1 - d0);

@@ -39,6 +39,11 @@ std::vector<SourceSwitch> source_switches(const Fabric& fabric);
 // Destination LIDs: every LID some port owns (switch LIDs, host LIDs and
 // their LMC ranges), ascending.
 std::vector<Lid> destination_lids(const Fabric& fabric);
+// Whether lids[begin..end) (begin < end) are consecutive LIDs: then their
+// bytes in a table row are one run.
+inline bool consecutive_lids(const std::vector<Lid>& lids, std::size_t begin, std::size_t end) {
+  return std::size_t{lids[end - 1]} - lids[begin] == end - 1 - begin;
+}
 
 // One switch a route passes: it enters on in_port (0 at the source switch,
 // whose in-port is the host's) and leaves on out_port (0: delivered to the

@@ -59,6 +59,9 @@ class RouteTracer {
   // below lid_limit().
   std::uint32_t terminal_of_lid(Lid lid) const { return terminal_[lid]; }
   std::size_t lid_limit() const { return lid_limit_; }
+  // The LFT row of every switch row (lid_limit() bytes each), for callers
+  // that read the tables in their own order.
+  const PortNum* const* lft_rows() const { return rows_.data(); }
 
   // One hop for callers that interleave many traces (memory-level
   // parallelism): from switch `row` towards `dlid` (< lid_limit()), whose
