@@ -91,16 +91,10 @@ class PathSurvey {
   // counted or kept, when a switch's route does not deliver: count() then
   // walks them, and tells why.
   bool count_tree();
-  // When count_every_switch() counted every switch: what count() and
-  // same_route_as() from the switch at tracer row `row` give.
-  std::size_t counted(std::uint32_t row) const { return onward_[row]; }
-  std::uint8_t same_route_from(std::uint32_t row) const {
-    return index_ < max_group_ && name_[row] < index_ ? name_[row] : kOwn;
-  }
-  // The same for n switches at once: for each i, the count of the route
-  // from tracer row rows[i], capped at 255, into length[i] (0 where it
-  // repeats an earlier LID's route), same_route_from() into repeat[i], and
-  // seen[count] = 1.
+  // When count_every_switch() or count_tree() counted every switch: what
+  // count() and same_route_as() from the switch at tracer row rows[i]
+  // give, for each i < n, as record() writes them (length[i], repeat[i],
+  // seen).
   void read_off(const std::uint32_t* rows, std::size_t n, std::uint8_t* length,
                 std::uint8_t* repeat, std::uint8_t* seen) const;
   // One path's entries as read_off() writes them, from count() and
