@@ -266,11 +266,8 @@ std::vector<std::size_t> spread_into_table(PathTable& paths,
     if (options.any_layer) {  // no paths to read: row by row
       for (std::size_t s = s0; s < s1; ++s) {
         Dealer dealer(decks[0], s);
-        for (const Lid dlid : dests) {
-          const std::uint8_t layer = dealer.draw();
-          row[s - s0][dlid] = layer;
-          ++count[(s - s0) * n + layer];
-        }
+        for (const Lid dlid : dests) row[s - s0][dlid] = dealer.draw();
+        dealer.add_drawn(count.data() + (s - s0) * n);
       }
       weigh(count, n, paths, s0, s1, partial[w]);
       return;
