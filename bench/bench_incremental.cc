@@ -21,6 +21,7 @@
 
 #include "routing/ebb_estimate.h"
 #include "routing/incremental.h"
+#include "routing/option_names.h"
 #include "routing/psssp_routing.h"
 #include "routing/routing_test_support.h"
 #include "topologies/test_topologies.h"
@@ -85,15 +86,16 @@ Fabric make_fabric(const std::string& spec, std::string& name) {
 // Wall and CPU seconds of `runs` incremental re-routes after the failure of
 // `dead` (down in f), and of as many back after the relink (up again after).
 void time_incremental(Fabric& f, const ForwardingTables& base, const std::vector<PortRef>& dead,
-                      unsigned runs) {
+                      unsigned runs, const IncrementalOptions& incremental) {
   RoutingResult inc;
   for (const bool back : {false, true}) {
     if (back) set_cables(f, dead, true);
     for (unsigned r = 0; r < runs; ++r) {
       const auto start = std::chrono::steady_clock::now();
       const std::clock_t cpu_start = std::clock();
-      RoutingResult out = back ? route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base)
-                               : route_psssp_incremental(f, base, RoutingOptions{}, {});
+      RoutingResult out =
+          back ? route_psssp_incremental(f, inc.lfts, RoutingOptions{}, incremental, &base)
+               : route_psssp_incremental(f, base, RoutingOptions{}, incremental);
       const double wall = seconds_since(start);
       const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
       std::printf("%s %zu cables: %.3f s wall, %.3f s CPU%s\n", back ? "back" : "down", dead.size(),
@@ -108,6 +110,7 @@ void time_incremental(Fabric& f, const ForwardingTables& base, const std::vector
 int main(int argc, char** argv) {
   unsigned seeds = 1, time_runs = 0, bisections = 0;
   std::uint64_t ebb_seed = 1;
+  IncrementalOptions incremental;  // --rebalance auto|off|N|Kx, as psssp-sim route's
   int a = 1;
   for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
     const std::string flag = argv[a];
@@ -119,14 +122,15 @@ int main(int argc, char** argv) {
       time_runs = static_cast<unsigned>(std::max(1, std::atoi(argv[a + 1])));
     else if (flag == "--ebb-seed")
       ebb_seed = static_cast<std::uint64_t>(std::atoll(argv[a + 1]));
-    else
-      break;
+    else if (flag != "--rebalance" || !parse_rebalance(argv[a + 1], incremental))
+      break;  // not an option of these: the usage message below
   }
   std::string name;
   Fabric f = make_fabric(a < argc ? argv[a] : "8", name);
   if (f.switches().empty() || (a < argc && argv[a][0] == '-')) {
     std::fprintf(stderr,
                  "bench_incremental: [--seeds N] [--ebb-seed S] [--bisections N] [--time R] "
+                 "[--rebalance auto|off|N|Kx] "
                  "fabric (K, torus:AxB:H or dragonfly:A:P:H), then failure counts\n");
     return 2;
   }
@@ -166,12 +170,13 @@ int main(int argc, char** argv) {
       const std::uint64_t used = entries_on(f, base.lfts, dead);
       set_cables(f, dead, false);
       if (time_runs > 0) {
-        time_incremental(f, base.lfts, dead, time_runs);
+        time_incremental(f, base.lfts, dead, time_runs, incremental);
         continue;
       }
       start = std::chrono::steady_clock::now();
       const std::clock_t cpu_start = std::clock();
-      const RoutingResult inc = route_psssp_incremental(f, base.lfts, RoutingOptions{}, {});
+      const RoutingResult inc =
+          route_psssp_incremental(f, base.lfts, RoutingOptions{}, incremental);
       const double inc_seconds = seconds_since(start);
       // CPU time of all threads: on a shared machine the wall time also
       // counts the time others had the cores.
@@ -201,7 +206,7 @@ int main(int argc, char** argv) {
       start = std::chrono::steady_clock::now();
       const std::clock_t back_cpu_start = std::clock();
       const RoutingResult back =
-          route_psssp_incremental(f, inc.lfts, RoutingOptions{}, {}, &base.lfts);
+          route_psssp_incremental(f, inc.lfts, RoutingOptions{}, incremental, &base.lfts);
       const double back_seconds = seconds_since(start);
       const double back_cpu = static_cast<double>(std::clock() - back_cpu_start) / CLOCKS_PER_SEC;
       const double e_back = estimate_ebb(f, back.lfts, runs, ebb_seed);

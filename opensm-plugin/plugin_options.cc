@@ -127,12 +127,9 @@ PluginOptions parse_plugin_options(const std::string& text) {
       o.incremental = value == "on";
     } else if (key == "rebalance") {
       need();
-      if (value == "auto")
-        o.incremental_options.rebalance = -1;
-      else if (value == "off")
-        o.incremental_options.rebalance = 0;
-      else
-        o.incremental_options.rebalance = parse_count(key, value, 0, 100000000);
+      if (!parse_rebalance(value, o.incremental_options))
+        throw std::invalid_argument("option 'rebalance' is " + rebalance_choices() + ", got '" +
+                                    value + "'");
     } else if (key == "full_reroute_above") {
       need();
       o.incremental_options.full_above = parse_count(key, value, 0, 100) / 100.0;
@@ -162,7 +159,7 @@ PluginOptions parse_plugin_options(const std::string& text) {
           "unknown option '" + token +
           "' (known: minimal nonminimal max_extra_hops=N capacity[=auto|on|off] switch_load "
           "threads=N "
-          "effort=auto|full|fast vls=N incremental=on|off rebalance=auto|off|N "
+          "effort=auto|full|fast vls=N incremental=on|off rebalance=auto|off|N|Kx "
           "full_reroute_above=PERCENT lid_matrices=psssp|opensm guid_file=PATH "
           "guid_mode=priority|only)");
     }
@@ -186,8 +183,8 @@ std::string describe(const PluginOptions& o) {
     out << " effort=" << effort_name(o.routing.effort);
   if (o.vls) out << " vls=" << o.vls;
   if (!o.incremental) out << " incremental=off";
-  if (o.incremental && o.incremental_options.rebalance >= 0)
-    out << " rebalance=" << o.incremental_options.rebalance;
+  if (o.incremental && rebalance_name(o.incremental_options) != "auto")
+    out << " rebalance=" << rebalance_name(o.incremental_options);
   if (o.incremental && o.incremental_options.full_above != IncrementalOptions{}.full_above)
     out << " full_reroute_above=" << o.incremental_options.full_above * 100.0;
   if (o.lid_matrices == PluginOptions::LidMatrices::opensm) out << " lid_matrices=opensm";

@@ -71,6 +71,15 @@ TEST(PluginOptions, IncrementalOptions) {
   EXPECT_EQ(describe(o), "minimal threads=0 rebalance=500 full_reroute_above=20");
   EXPECT_EQ(parse_plugin_options("rebalance=off").incremental_options.rebalance, 0);
   EXPECT_EQ(parse_plugin_options("rebalance=auto").incremental_options.rebalance, -1);
+  // Kx: the automatic budget, K changes per entry that lost its hop.
+  const PluginOptions k = parse_plugin_options("rebalance=4x");
+  EXPECT_EQ(k.incremental_options.rebalance, -1);
+  EXPECT_EQ(k.incremental_options.changes_per_lost, 4u);
+  EXPECT_EQ(describe(k), "minimal threads=0 rebalance=4x");
+  EXPECT_EQ(parse_plugin_options("rebalance=2x").incremental_options.changes_per_lost, 2u);
+  EXPECT_EQ(describe(parse_plugin_options("rebalance=2x")), "minimal threads=0");
+  EXPECT_EQ(parse_plugin_options("rebalance=4x rebalance=500").incremental_options.changes_per_lost,
+            2u);  // the last word counts, and N resets K
   const PluginOptions off = parse_plugin_options("incremental=off");
   EXPECT_FALSE(off.incremental);
   EXPECT_EQ(describe(off), "minimal threads=0 incremental=off");
@@ -108,7 +117,12 @@ TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("psssp:bogus", "unknown option 'bogus'");
   expect_rejected("psssp:", "no word after the prefix");
   expect_rejected("incremental=yes", "'incremental' is 'on' or 'off', got 'yes'");
-  expect_rejected("rebalance=-3", "'rebalance' needs a whole number");
+  expect_rejected("rebalance=-3", "'rebalance' is 'auto', 'off', N");
+  expect_rejected("rebalance=0x", "Kx (after a fault at most K changes per entry");
+  expect_rejected("rebalance=x", "got 'x'");
+  expect_rejected("rebalance=4y", "got '4y'");
+  expect_rejected("rebalance=1001x", "K = 1..1000), got '1001x'");
+  expect_rejected("rebalance=100000001", "up to 100000000");
   expect_rejected("lid_matrices=minhop", "'lid_matrices' is 'psssp' or 'opensm', got 'minhop'");
   expect_rejected("lid_matrices", "'lid_matrices' needs a value");
   expect_rejected("full_reroute_above=101", "'full_reroute_above' needs a whole number in 0..100");

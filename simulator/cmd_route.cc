@@ -340,17 +340,14 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
   cmd.add_option_function<std::string>(
          "--rebalance",
          [&o](const std::string& word) {
-           if (word == "auto") {
-             o.incremental.rebalance = -1;
-           } else if (word == "off") {
-             o.incremental.rebalance = 0;
-           } else {
-             o.incremental.rebalance =
-                 static_cast<std::int64_t>(cli::parse_uint("--rebalance", word, 0, 100000000));
-           }
+           if (!parse_rebalance(word, o.incremental))
+             throw cli::UsageError("--rebalance is " + rebalance_choices() + ", not '" + word +
+                                   "'");
          },
-         "with --previous: entries the rebalancing may move (auto, off, N)")
-      ->type_name("N")
+         "with --previous: entries the rebalancing may move: auto (after a\n"
+         "fault at most 2 changes per entry that lost its hop, all\n"
+         "together), off, N entries, or Kx (K changes per entry lost)")
+      ->type_name("auto|off|N|Kx")
       ->needs(previous);
 }
 

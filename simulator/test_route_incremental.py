@@ -111,3 +111,39 @@ def test_repaired_torus_routes_are_layered_deadlock_free(tmp_path):
     check = run([binary("psssp-sim"), "check", broken, "--routes", inc, "--deadlock",
                  "--layers", layers], check=False)
     assert check.returncode == 0, check.stdout[-2000:]
+
+
+def test_rebalance_per_lost_entry(tmp_path):
+    """--rebalance Kx: after a fault at most K changes per entry that lost its
+    hop. On a torus a cable few entries use (30 here; the one on port 5 of
+    the same switch carries 320) costs the repair alone the default 2x; 4x
+    moves more."""
+    net = tmp_path / "t.net"
+    generate("torus", str(net), "--dims", "8x8", "--hosts-per-switch", 4)
+    full = tmp_path / "full.lfts"
+    run([binary("psssp-sim"), "route", net, "-o", full])
+    broken = tmp_path / "broken.net"
+    text, (remote, remote_port) = without_cable(net.read_text(), "sw-3-3", 7)
+    broken.write_text(text)
+    names = {}
+    for line in open(full):
+        if line.startswith("Unicast lids"):
+            names[line.split("('")[1].split("'")[0]] = line.split(" guid ")[1].split()[0]
+    before = entries(full)
+    used = sum(1 for (g, _), p in before.items()
+               if (g, p) in ((names["sw-3-3"], 7), (names[remote], int(remote_port))))
+    changed = {}
+    for rebalance in ("auto", "4x"):
+        out = tmp_path / ("inc-%s.lfts" % rebalance)
+        run([binary("psssp-sim"), "route", broken, "--previous", full, "--rebalance", rebalance,
+             "-o", out])
+        check = run([binary("psssp-sim"), "check", broken, "--routes", out], check=False)
+        assert check.returncode == 0, check.stdout[-2000:]
+        changed[rebalance] = sum(1 for k, p in entries(out).items() if before.get(k) != p)
+    assert 0 < used <= changed["auto"] <= 2 * used, (used, changed)
+    assert changed["auto"] < changed["4x"] <= 4 * used, (used, changed)
+
+    bad = run([binary("psssp-sim"), "route", broken, "--previous", full, "--rebalance", "0x",
+               "-o", tmp_path / "bad.lfts"], check=False)
+    assert bad.returncode == 2 and "--rebalance is 'auto', 'off', N" in bad.stderr, bad.stderr
+    assert "got" not in bad.stdout and not (tmp_path / "bad.lfts").exists()

@@ -139,9 +139,11 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   std::size_t budget = 0;
   if (incremental_.rebalance > 0) budget = static_cast<std::size_t>(incremental_.rebalance);
   if (incremental_.rebalance < 0 && failure_points > 0) {
-    // After a fault: at most as many changes again as the entries that
-    // lost their hop, all changes together.
-    budget = 2 * failure_points > repaired ? 2 * failure_points - repaired : 0;
+    // After a fault: at most changes_per_lost changes per entry that lost
+    // its hop, all changes together.
+    const std::uint64_t allowed =
+        static_cast<std::uint64_t>(incremental_.changes_per_lost) * failure_points;
+    budget = allowed > repaired ? static_cast<std::size_t>(allowed - repaired) : 0;
   } else if (incremental_.rebalance < 0) {
     double sum = 0.0;
     for (double r : loads_.routes()) sum += r;

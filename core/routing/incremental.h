@@ -24,11 +24,16 @@ struct IncrementalOptions {
   // made for: full routing instead.
   double full_above = 0.05;
   // Entries moved after the repair (shortcuts behind a detour, rebalancing
-  // onto light links): -1 = automatic (after a fault as
-  // many as entries lost their hop, so at most twice those change in all;
+  // onto light links): -1 = automatic (after a fault, so many that at most
+  // changes_per_lost times the entries that lost their hop change in all;
   // otherwise as many as were repaired, and at least twice the mean routes
   // of a switch cable), 0 = off.
   std::int64_t rebalance = -1;
+  // The automatic budget after a fault, in changes per entry that lost its
+  // hop (repairs included). 2 keeps churn lowest; on tori, where a repair
+  // alone costs two changes per entry, 4 buys back most of the eBB a full
+  // routing would have (docs/benchmarks.md, "Re-routing after cable faults").
+  unsigned changes_per_lost = 2;
   // A move must lower the path cost (sum of link loads, in routes, with the
   // moved routes counted on the new path) by more than this.
   double margin = 1.0;

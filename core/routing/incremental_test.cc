@@ -282,6 +282,49 @@ TEST(Incremental, TorusRoutesStraightenedWithBudget) {
   }
 }
 
+// Route hops beyond minimal, over every switch and LID.
+std::uint64_t excess_hops(const Fabric& f, const ForwardingTables& lfts) {
+  std::uint64_t excess = 0;
+  for (const PortRef h : f.host_ports()) {
+    const std::vector<unsigned> hops = fewest_hops(f, f.port(h).remote.node);
+    for (const NodeId sw : f.switches()) excess += path_hops(f, lfts, sw, f.port(h).lid) - hops[sw];
+  }
+  return excess;
+}
+
+// rebalance=Kx: after a fault at most K changes per entry that lost its
+// hop. On a torus the repair alone spends the default 2x; 4x leaves budget
+// for the shortcuts behind the detour, so paths get shorter.
+TEST(Incremental, MoreChangesPerLostEntryShortenPaths) {
+  const Fabric healthy = testing::grid({8, 8}, true, 4);
+  const RoutingResult before = route_psssp(healthy, RoutingOptions{});
+  const std::vector<PortRef> cables = switch_cables(healthy);
+  std::uint64_t excess_2x = 0, excess_4x = 0;
+  for (const std::size_t at : {std::size_t{0}, cables.size() / 2, cables.size() - 1}) {
+    SCOPED_TRACE(at);
+    Fabric f = healthy;
+    const PortRef end = cables[at];
+    const std::uint64_t used =
+        entries_on(f, before.lfts, end) + entries_on(f, before.lfts, f.port(end).remote);
+    set_cable(f, end, false);
+    const RoutingResult r2 =
+        route_psssp_incremental(f, before.lfts, RoutingOptions{}, IncrementalOptions{});
+    IncrementalOptions four;
+    four.changes_per_lost = 4;
+    const RoutingResult r4 = route_psssp_incremental(f, before.lfts, RoutingOptions{}, four);
+    ASSERT_TRUE(r2.incremental.used && r4.incremental.used);
+    expect_delivers(f, r4.lfts);
+    const std::uint64_t changed_2x = changed(f, before.lfts, r2.lfts);
+    const std::uint64_t changed_4x = changed(f, before.lfts, r4.lfts);
+    EXPECT_LE(changed_2x, 2 * used);
+    EXPECT_LE(changed_4x, 4 * used);
+    EXPECT_GE(changed_4x, changed_2x);
+    excess_2x += excess_hops(f, r2.lfts);
+    excess_4x += excess_hops(f, r4.lfts);
+  }
+  EXPECT_LT(excess_4x, excess_2x);
+}
+
 TEST(Incremental, DragonflyRepairKeepsDeliveringRoutes) {
   for (const unsigned failures : {1u, 2u, 5u, 10u}) {
     SCOPED_TRACE(failures);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "option_names.h"
 
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
+#include <system_error>
 
 namespace psssp {
 namespace {
@@ -60,5 +63,50 @@ const char* order_name(Order order) { return name_of(kOrders, order); }
 std::string order_choices() { return choices(kOrders); }
 
 const char* tie_break_name(TieBreak tie_break) { return name_of(kTieBreaks, tie_break); }
+
+namespace {
+// Digits only (std::from_chars: no sign, no spaces), at most `most`.
+std::optional<std::uint64_t> whole_number(const std::string& digits, std::uint64_t most) {
+  std::uint64_t n = 0;
+  const char* end = digits.data() + digits.size();
+  const auto [stop, error] = std::from_chars(digits.data(), end, n);
+  if (digits.empty() || error != std::errc() || stop != end || n > most) return std::nullopt;
+  return n;
+}
+constexpr std::uint64_t kMostMoved = 100000000, kMostPerLost = 1000;
+}  // namespace
+
+bool parse_rebalance(const std::string& word, IncrementalOptions& out) {
+  const IncrementalOptions defaults;
+  if (word == "auto" || word == "off") {
+    out.rebalance = word == "auto" ? -1 : 0;
+    out.changes_per_lost = defaults.changes_per_lost;
+    return true;
+  }
+  if (!word.empty() && word.back() == 'x') {
+    const auto k = whole_number(word.substr(0, word.size() - 1), kMostPerLost);
+    if (!k || *k == 0) return false;
+    out.rebalance = -1;
+    out.changes_per_lost = static_cast<unsigned>(*k);
+    return true;
+  }
+  const auto n = whole_number(word, kMostMoved);
+  if (!n) return false;
+  out.rebalance = static_cast<std::int64_t>(*n);
+  out.changes_per_lost = defaults.changes_per_lost;
+  return true;
+}
+
+std::string rebalance_name(const IncrementalOptions& options) {
+  if (options.rebalance == 0) return "off";
+  if (options.rebalance > 0) return std::to_string(options.rebalance);
+  if (options.changes_per_lost == IncrementalOptions{}.changes_per_lost) return "auto";
+  return std::to_string(options.changes_per_lost) + "x";
+}
+
+std::string rebalance_choices() {
+  return "'auto', 'off', N (entries moved, up to 100000000) or Kx (after a fault at most K "
+         "changes per entry that lost its hop, K = 1..1000)";
+}
 
 }  // namespace psssp

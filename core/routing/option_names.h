@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "incremental.h"
 #include "psssp_routing.h"
 
 namespace psssp {
@@ -22,5 +23,15 @@ const char* tie_break_name(RoutingOptions::TieBreak tie_break);
 // The accepted words for error messages: "'auto', 'full' or 'fast'".
 std::string effort_choices();
 std::string order_choices();
+
+// The incremental mode's rebalancing: "auto", "off", N (entries moved after
+// the repair, up to 100000000) or "Kx" (K = 1..1000: after a fault at most
+// K changes per entry that lost its hop; "auto" is "2x"). Sets
+// out.rebalance and out.changes_per_lost; false (out unchanged) for
+// anything else.
+bool parse_rebalance(const std::string& word, IncrementalOptions& out);
+// The word that parses back to the same setting ("auto" for the default).
+std::string rebalance_name(const IncrementalOptions& options);
+std::string rebalance_choices();
 
 }  // namespace psssp
