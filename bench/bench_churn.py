@@ -132,7 +132,7 @@ class Sweeps:
 
 
 def churn(args, net, engine, workdir, cables):
-    setup = EngineSetup(engine)
+    setup = EngineSetup(engine, psssp_options=args.psssp_options)
     rows = []
     with IbsimFabric(net, workdir, console=True) as fabric:
         sweeps = Sweeps(fabric, setup)
@@ -186,7 +186,7 @@ def churn(args, net, engine, workdir, cables):
 
 
 def soak(args, net, workdir, cables):
-    setup = EngineSetup("psssp")
+    setup = EngineSetup("psssp", psssp_options=args.psssp_options)
     rng = random.Random(args.seed)
     failures = 0
     with IbsimFabric(net, workdir, console=True) as fabric:
@@ -233,6 +233,8 @@ def main():
     p.add_argument("--runs", default="1000")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--soak", type=int, default=0)
+    p.add_argument("--psssp-options", default="",
+                   help="the plugin's options, e.g. rebalance=4x (psssp(8))")
     args = p.parse_args()
     args.failures = [int(x) for x in args.failures.split(",")]
     work = tempfile.mkdtemp(prefix="psssp-churn-")
@@ -240,8 +242,9 @@ def main():
     spec = shlex.split(args.topology)
     run([binary("psssp-topo")] + spec + ["-o", net])
     cables = switch_cables(net)
-    print("fabric: %s (%d switch cables); failures %s; %s bisections" % (
-        args.topology, len(cables), args.failures, args.runs))
+    print("fabric: %s (%d switch cables); failures %s; %s bisections%s" % (
+        args.topology, len(cables), args.failures, args.runs,
+        "; psssp options: " + args.psssp_options if args.psssp_options else ""))
     if args.soak:
         failures, alive, incremental, _ = soak(args, net, os.path.join(work, "soak"), cables)
         print("soak: %d cycles, %d failed checks, OpenSM %s, %d incremental re-routes" % (
