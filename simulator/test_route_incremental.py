@@ -21,6 +21,21 @@ def entries(path):
     return out
 
 
+def switch_guids(lft_path):
+    """Switch name -> the GUID its LFT dump header names."""
+    names = {}
+    for line in open(lft_path):
+        if line.startswith("Unicast lids"):
+            names[line.split("('")[1].split("'")[0]] = line.split(" guid ")[1].split()[0]
+    return names
+
+
+def entries_using(lft_entries, names, *ends):
+    """Entries whose port is one of `ends`, (switch name, port) pairs."""
+    ports = {(names[sw], int(port)) for sw, port in ends}
+    return sum(1 for (g, _), p in lft_entries.items() if (g, p) in ports)
+
+
 def without_cable(net_text, switch, port):
     """The net file with one switch-to-switch cable taken out at both ends."""
     lines, current, remote = net_text.splitlines(), None, None
@@ -59,12 +74,7 @@ def test_previous_moves_few_entries_and_reference_restores(tmp_path):
     assert check.returncode == 0, check.stdout[-2000:]
 
     before, after = entries(full), entries(inc)
-    names = {}
-    for line in open(full):
-        if line.startswith("Unicast lids"):
-            names[line.split("('")[1].split("'")[0]] = line.split(" guid ")[1].split()[0]
-    used = sum(1 for (g, _), p in before.items()
-               if (g, p) in ((names["agg-5"], 9), (names[remote], int(remote_port))))
+    used = entries_using(before, switch_guids(full), ("agg-5", 9), (remote, remote_port))
     changed = sum(1 for k, p in after.items() if before.get(k) != p)
     assert 0 < used <= changed <= 2 * used, (used, changed)
     # An entry repaired and then moved again (shortcut, rebalancing) counts twice.
@@ -125,13 +135,8 @@ def test_rebalance_per_lost_entry(tmp_path):
     broken = tmp_path / "broken.net"
     text, (remote, remote_port) = without_cable(net.read_text(), "sw-3-3", 7)
     broken.write_text(text)
-    names = {}
-    for line in open(full):
-        if line.startswith("Unicast lids"):
-            names[line.split("('")[1].split("'")[0]] = line.split(" guid ")[1].split()[0]
     before = entries(full)
-    used = sum(1 for (g, _), p in before.items()
-               if (g, p) in ((names["sw-3-3"], 7), (names[remote], int(remote_port))))
+    used = entries_using(before, switch_guids(full), ("sw-3-3", 7), (remote, remote_port))
     changed = {}
     for rebalance in ("auto", "4x"):
         out = tmp_path / ("inc-%s.lfts" % rebalance)
