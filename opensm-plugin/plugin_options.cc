@@ -2,7 +2,6 @@
 #include "plugin_options.h"
 
 #include <cctype>
-#include <charconv>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -28,13 +27,12 @@ std::vector<std::string> split_tokens(const std::string& text) {
 }
 
 unsigned parse_count(const std::string& key, const std::string& value, unsigned lo, unsigned hi) {
-  unsigned n = 0;
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-  if (ec != std::errc() || end != value.data() + value.size() || n < lo || n > hi)
+  const auto n = parse_whole_number(value, hi);
+  if (!n || *n < lo)
     throw std::invalid_argument("option '" + key + "' needs a whole number in " +
                                 std::to_string(lo) + ".." + std::to_string(hi) + ", got '" + value +
                                 "'");
-  return n;
+  return static_cast<unsigned>(*n);
 }
 
 // event_plugin_options is one line for every event plugin. Words of the

@@ -23,20 +23,28 @@ def _switch_guids(net_path):
     return guids
 
 
-def _spine_cable(net_path, guids):
-    """(switch, port, remote switch, remote port): the first aggregation-to-top cable."""
+def _switch_cables(net_path, guids):
+    """(switch, port, remote switch, remote port) of every switch-to-switch
+    cable end in the net file."""
     switch = None
     for line in open(net_path):
         line = line.strip()
         if line.startswith("Switch"):
             switch = line.split('"')[1]
-        elif switch and switch.startswith("agg") and line.startswith("[") and '"' in line:
+        elif switch and line.startswith("[") and '"' in line:
             remote = line.split('"')[1]
-            if remote in guids and not remote.startswith("leaf"):
+            if remote in guids:
                 remote_port = int(line.split('"')[2].split("[")[1].split("]")[0])
-                return switch, int(line[1:line.index("]")]), remote, remote_port
+                yield switch, int(line[1:line.index("]")]), remote, remote_port
         elif not line:
             switch = None
+
+
+def _spine_cable(net_path, guids):
+    """(switch, port, remote switch, remote port): the first aggregation-to-top cable."""
+    for cable in _switch_cables(net_path, guids):
+        if cable[0].startswith("agg") and not cable[2].startswith("leaf"):
+            return cable
     raise AssertionError("no aggregation-to-top cable in " + net_path)
 
 
@@ -75,25 +83,12 @@ def test_cable_down_moves_few_entries_and_up_uses_it_again(tmp_path):
         assert up == before, sum(1 for k, p in up.items() if before.get(k) != p)
 
 
-def _least_used_switch_port(net_path, switch, entries, guids):
-    """(port, remote switch, remote port, used): of `switch`'s cables to other
-    switches, the one the fewest entries of both ends use."""
-    best, current = None, None
-    for line in open(net_path):
-        line = line.strip()
-        if line.startswith("Switch"):
-            current = line.split('"')[1]
-        elif current == switch and line.startswith("[") and '"' in line:
-            remote = line.split('"')[1]
-            if remote not in guids:
-                continue  # a host
-            port = int(line[1:line.index("]")])
-            remote_port = int(line.split('"')[2].split("[")[1].split("]")[0])
-            used = (_using(entries, guids[switch], port) +
-                    _using(entries, guids[remote], remote_port))
-            if best is None or used < best[3]:
-                best = (port, remote, remote_port, used)
-    return best
+def _least_used_port(net_path, switch, entries, guids):
+    """(port, used): of `switch`'s cables to other switches, the one the
+    fewest entries of both ends use."""
+    return min(((port, _using(entries, guids[sw], port) + _using(entries, guids[far], far_port))
+                for sw, port, far, far_port in _switch_cables(net_path, guids) if sw == switch),
+               key=lambda p_used: p_used[1])
 
 
 def test_rebalance_per_lost_entry_on_a_torus(tmp_path):
@@ -111,7 +106,7 @@ def test_rebalance_per_lost_entry_on_a_torus(tmp_path):
         assert "rebalance=4x" in sm.run.log, sm.run.log[-3000:]
         _, fts, _ = check_tables(tmp_path, fabric, "before")
         before = _entries(fts.read_text())
-        port, remote, remote_port, used = _least_used_switch_port(net, "sw-3-3", before, guids)
+        port, used = _least_used_port(net, "sw-3-3", before, guids)
         assert used > 0
 
         fabric.console('Unlink "sw-3-3"[%d]' % port)

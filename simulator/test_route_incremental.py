@@ -151,4 +151,4 @@ def test_rebalance_per_lost_entry(tmp_path):
     bad = run([binary("psssp-sim"), "route", broken, "--previous", full, "--rebalance", "0x",
                "-o", tmp_path / "bad.lfts"], check=False)
     assert bad.returncode == 2 and "--rebalance is 'auto', 'off', N" in bad.stderr, bad.stderr
-    assert "got" not in bad.stdout and not (tmp_path / "bad.lfts").exists()
+    assert not (tmp_path / "bad.lfts").exists()

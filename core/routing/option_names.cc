@@ -64,15 +64,15 @@ std::string order_choices() { return choices(kOrders); }
 
 const char* tie_break_name(TieBreak tie_break) { return name_of(kTieBreaks, tie_break); }
 
-namespace {
-// Digits only (std::from_chars: no sign, no spaces), at most `most`.
-std::optional<std::uint64_t> whole_number(const std::string& digits, std::uint64_t most) {
+std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::uint64_t most) {
   std::uint64_t n = 0;
-  const char* end = digits.data() + digits.size();
-  const auto [stop, error] = std::from_chars(digits.data(), end, n);
-  if (digits.empty() || error != std::errc() || stop != end || n > most) return std::nullopt;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  if (text.empty() || error != std::errc() || stop != end || n > most) return std::nullopt;
   return n;
 }
+
+namespace {
 constexpr std::uint64_t kMostMoved = 100000000, kMostPerLost = 1000;
 }  // namespace
 
@@ -84,13 +84,13 @@ bool parse_rebalance(const std::string& word, IncrementalOptions& out) {
     return true;
   }
   if (!word.empty() && word.back() == 'x') {
-    const auto k = whole_number(word.substr(0, word.size() - 1), kMostPerLost);
+    const auto k = parse_whole_number(word.substr(0, word.size() - 1), kMostPerLost);
     if (!k || *k == 0) return false;
     out.rebalance = -1;
     out.changes_per_lost = static_cast<unsigned>(*k);
     return true;
   }
-  const auto n = whole_number(word, kMostMoved);
+  const auto n = parse_whole_number(word, kMostMoved);
   if (!n) return false;
   out.rebalance = static_cast<std::int64_t>(*n);
   out.changes_per_lost = defaults.changes_per_lost;

@@ -3,6 +3,7 @@
 // options, so both accept, print and list the same words (one table each).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,10 @@ const char* tie_break_name(RoutingOptions::TieBreak tie_break);
 // The accepted words for error messages: "'auto', 'full' or 'fast'".
 std::string effort_choices();
 std::string order_choices();
+
+// Digits only (std::from_chars: no sign, no spaces, no hex), at most `most`;
+// nullopt otherwise. The plugin's options and the words below use it.
+std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::uint64_t most);
 
 // The incremental mode's rebalancing: "auto", "off", N (entries moved after
 // the repair, up to 100000000) or "Kx" (K = 1..1000: after a fault at most
