@@ -8,8 +8,10 @@
 #include <initializer_list>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <utility>
 
+#include "parallel/first_error.h"
 #include "parallel/run_workers.h"
 
 namespace psssp::deadlock {
@@ -291,6 +293,73 @@ FirstFitResult finish(FirstFitResult result, const FirstFitInput& in,
   return result;
 }
 
+// The thread placing layers 1 and up: the routes layer 0 refused, in
+// order, until the queue closes or a route fits none of the layers up to
+// the cap (then `capped`). Layer 0 is what the table holds where this
+// thread writes nothing: cleared here, while layer 0 places its first
+// routes (only this thread writes the table, so no cache line is written
+// by both). The placer is built (its marks zeroed) here too.
+void place_refused(const FirstFitInput& in, PathTable& paths, unsigned cap, RefusedRoutes& refused,
+                   std::optional<LayerPlacer>& rest, std::atomic<bool>& capped) {
+  std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});
+  rest.emplace(in, 1, cap);
+  const std::size_t ns = paths.sources;
+  std::vector<RefusedRoutes::Route> block;
+  while (refused.pop(block))
+    for (const auto& [s, d] : block) {
+      const unsigned l = rest->place(s, d);
+      if (l == kRefused) {
+        capped.store(true, std::memory_order_relaxed);
+        return;
+      }
+      paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
+    }
+}
+
+// Whether layer 0's placing on its guessed length stands, decided once by
+// whichever thread first sees every unit surveyed (the guess is set before
+// layer 0 places anything, so deciding waits at most for that).
+class GuessVerdict {
+ public:
+  void set_guess(unsigned guess) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      guess_ = static_cast<int>(guess);
+    }
+    changed_.notify_all();
+  }
+  // After every unit is surveyed: true when the guess was 0 (nothing
+  // placed) or the longest length; sets paths.lengths. False once abandoned.
+  bool decide(const SurveyUnits& units, PathTable& paths) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return guess_ >= 0 || abandoned_; });
+    if (abandoned_) return false;
+    if (stands_ < 0) {
+      paths.lengths = units.lengths();
+      stands_ = guess_ == 0 ||
+                (!paths.lengths.empty() && paths.lengths.back() == static_cast<unsigned>(guess_));
+    }
+    return stands_ == 1;
+  }
+  bool wrong() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stands_ == 0;
+  }
+  void abandon() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      abandoned_ = true;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int guess_ = -1, stands_ = -1;
+  bool abandoned_ = false;
+};
+
 }  // namespace
 
 FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
@@ -322,34 +391,105 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
   parallel::run_workers(
       2,
       [&](unsigned worker) {
-        if (worker == 0) {
-          layer0.emplace(in, 0, 1);
-          paths.for_each(order, [&](std::size_t s, std::size_t d) {
-            if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
-              return;
-            if (layer0->place(s, d) != 0) refused.push(s, d);
-          });
-          refused.close();  // if anything above throws, stop() abandons instead
+        if (worker == 1) {
+          place_refused(in, paths, cap, refused, rest, capped);
           return;
         }
-        // Layer 0 is what the table holds where this thread writes
-        // nothing: cleared here, while layer 0 places its first routes
-        // (only this thread writes the table, so no cache line is written
-        // by both).
-        std::fill(paths.layer.begin(), paths.layer.end(), std::uint8_t{0});
-        rest.emplace(in, 1, cap);
-        std::vector<RefusedRoutes::Route> block;
-        while (refused.pop(block))
-          for (const auto& [s, d] : block) {
-            const unsigned l = rest->place(s, d);
-            if (l == kRefused) {
-              capped.store(true, std::memory_order_relaxed);
-              return;
-            }
-            paths.layer[d * ns + s] = static_cast<std::uint8_t>(l);
-          }
+        layer0.emplace(in, 0, 1);
+        paths.for_each(order, [&](std::size_t s, std::size_t d) {
+          if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
+            return;
+          if (layer0->place(s, d) != 0) refused.push(s, d);
+        });
+        refused.close();  // if anything above throws, stop() abandons instead
       },
       stop);
+  result.capped = capped.load();
+  return finish(std::move(result), in, {&*layer0, &*rest});
+}
+
+std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathTable& paths,
+                                                  const SurveyUnits& units, unsigned cap) {
+  std::optional<LayerPlacer> layer0, rest;
+  RefusedRoutes refused;
+  GuessVerdict verdict;
+  std::atomic<bool> capped{false}, failed{false};
+  std::atomic<std::size_t> next_unit{0}, units_done{0};
+  std::vector<std::atomic<bool>> done(units.count);  // per unit, false until surveyed
+  parallel::FirstError survey_error;
+  const auto stop = [&] {  // either thread failed: the other stops too
+    failed.store(true, std::memory_order_relaxed);
+    refused.abandon();
+    verdict.abandon();
+  };
+  // Surveys the next unit nobody took yet; false when none is left or
+  // anything failed. Units are taken in order: when one fails, every lower
+  // one is done or under way, so the lowest failure is the one parallel_for
+  // reports.
+  const auto survey_next = [&](unsigned worker) {
+    if (failed.load(std::memory_order_relaxed)) return false;
+    const std::size_t u = next_unit.fetch_add(1);
+    if (u >= units.count) return false;
+    try {
+      parallel::task_fault_point();
+      units.survey(u, worker);
+    } catch (...) {
+      survey_error.record(u);
+      stop();
+      return false;
+    }
+    done[u].store(true, std::memory_order_release);
+    units_done.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+  };
+  // Helps until every unit is surveyed; false if anything failed.
+  const auto survey_all = [&](unsigned worker) {
+    while (survey_next(worker)) {
+    }
+    while (units_done.load(std::memory_order_acquire) < units.count) {
+      if (failed.load(std::memory_order_relaxed)) return false;
+      std::this_thread::yield();
+    }
+    return !failed.load(std::memory_order_relaxed);
+  };
+  const auto place_in_layer0 = [&](std::size_t s, std::size_t d) {
+    if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed)) return;
+    if (layer0->place(s, d) != 0) refused.push(s, d);
+  };
+  parallel::run_workers(
+      2,
+      [&](unsigned worker) {
+        if (worker == 1) {
+          if (survey_all(1) && verdict.decide(units, paths))
+            place_refused(in, paths, cap, refused, rest, capped);
+          return;
+        }
+        layer0.emplace(in, 0, 1);
+        survey_next(0);
+        const unsigned guess = units.longest(0);
+        verdict.set_guess(guess);
+        if (guess != 0)
+          for (std::size_t d = 0; d < paths.dests; ++d) {
+            // Its unit surveyed: by this thread if nobody took it yet.
+            while (!done[(*units.unit_of)[d]].load(std::memory_order_acquire)) {
+              if (failed.load(std::memory_order_relaxed)) return;
+              if (!survey_next(0)) std::this_thread::yield();
+            }
+            paths.for_each_of_length(static_cast<std::uint8_t>(guess), d, place_in_layer0);
+          }
+        if (!survey_all(0) || !verdict.decide(units, paths)) return;
+        for (std::size_t k = paths.lengths.size(); k-- > 0;) {
+          const auto len = static_cast<std::uint8_t>(paths.lengths[k]);
+          if (len == guess) continue;  // placed already
+          for (std::size_t d = 0; d < paths.dests; ++d)
+            paths.for_each_of_length(len, d, place_in_layer0);
+        }
+        refused.close();  // if anything above throws, stop() abandons instead
+      },
+      stop);
+  survey_error.rethrow_if_failed();
+  if (verdict.wrong()) return std::nullopt;
+  FirstFitResult result;
   result.capped = capped.load();
   return finish(std::move(result), in, {&*layer0, &*rest});
 }

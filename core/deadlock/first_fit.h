@@ -21,7 +21,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "layer_graph.h"
@@ -56,5 +58,34 @@ void route_dependencies(const Geometry& g, const RouteTracer& tracer, NodeId sou
 // paths.layer; opens at most `cap` layers. threads >= 2: the pipeline above.
 FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions::Order order,
                          unsigned cap, unsigned threads);
+
+// The survey of the paths (layer_assignment.cc) in units of destinations,
+// for first_fit_surveying: survey(u, worker) writes the lengths (and
+// repeats) of every path toward the destinations of unit u, with worker's
+// scratch; longest(worker) is the most dependencies of a path worker has
+// surveyed so far (0: none); lengths() the lengths that occur, ascending,
+// once every unit is surveyed.
+struct SurveyUnits {
+  std::size_t count = 0;
+  const std::vector<std::uint32_t>* unit_of = nullptr;  // per destination
+  std::function<void(std::size_t unit, unsigned worker)> survey;
+  std::function<unsigned(unsigned worker)> longest;
+  std::function<std::vector<unsigned>()> lengths;
+};
+
+// First fit in longest-first order on two threads (cap >= 2) while the
+// paths are being surveyed: both threads take units; the thread placing
+// layer 0 guesses the longest length from its first unit and places the
+// paths of that length destination by destination as their units are
+// done, surveying the next unit itself when its destination's is not. Once
+// every unit is surveyed (paths.lengths set), the guess stands when it was
+// the longest length: layer 0 goes on with the shorter ones, and the other
+// thread places the routes it refused, as in first_fit. Every path is then
+// placed in the same order as by first_fit, so the layers are the same. A
+// wrong guess (a longer path in a later unit) gives nullopt with nothing
+// placed: the caller runs first_fit. A survey's exception reaches the
+// caller as parallel_for would give it (the lowest unit's).
+std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathTable& paths,
+                                                  const SurveyUnits& units, unsigned cap);
 
 }  // namespace psssp::deadlock

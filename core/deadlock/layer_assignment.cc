@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "acyclic_slots.h"
 #include "byte_transpose.h"
@@ -102,7 +103,8 @@ class LayerPlanner {
     const std::size_t rows = tracer_.switch_count();
     const auto threads = static_cast<unsigned>(std::max<std::size_t>(
         1, std::min<std::size_t>(parallel::effective_threads(options_.threads), dests_.size())));
-    std::vector<SurveyThread> t(threads);
+    survey_threads_.resize(threads);
+    std::vector<SurveyThread>& t = survey_threads_;
     // Every switch of the tables is a source: only then is the walk-free
     // union the routes' union. The tables have a row per switch, so this is
     // hosts on every switch; checked, not assumed, as a source without a row
@@ -125,20 +127,15 @@ class LayerPlanner {
         return;
       }
       paths_.repeat = Bytes(paths_.length.size());  // the survey writes every entry
-      DestinationGroups groups =
-          group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
-      parallel::parallel_for(groups.units(), threads, [&](std::size_t u, unsigned w) {
-        SurveyThread& my = start(t[w], groups.max_group, 0, false);
-        for (std::size_t m = groups.unit_begin[u]; m < groups.unit_begin[u + 1]; ++m) {
-          const std::size_t d = groups.members[m];
-          const bool first = groups.group_first[d] == m;
-          if (first) my.survey->begin_group();
-          survey_destination(my, d, columns_.data() + d * rows,
-                             first ? Walks::first_of_group : Walks::later_of_group);
-        }
-      });
-      paths_.members = std::move(groups.members);
-      paths_.group_first = std::move(groups.group_first);
+      groups_ = group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
+      if (threads >= 2 && options_.order == LayerOptions::Order::longest_first &&
+          search_cap() >= 2) {
+        survey_while_placing_ = true;  // first_fit() surveys as it places
+        return;
+      }
+      parallel::parallel_for(groups_.units(), threads,
+                             [&](std::size_t u, unsigned w) { survey_unit(u, w); });
+      take_groups();
     } else {
       // Blocks of LIDs: the block's LFT columns read in one pass over the
       // rows (one cache miss per switch and block, not per route).
@@ -157,12 +154,38 @@ class LayerPlanner {
       // every route into layer 0, and balancing may move any route anywhere.
       one_layer_ = slots_acyclic(g_.fabric, g_.slots, all);
     }
+    paths_.lengths = lengths_surveyed();
+  }
+
+  // The lengths the survey found, ascending.
+  std::vector<unsigned> lengths_surveyed() const {
+    std::vector<unsigned> lengths;
     for (unsigned len = 1; len < 256; ++len)
-      for (const SurveyThread& my : t)
+      for (const SurveyThread& my : survey_threads_)
         if (!my.has_length.empty() && my.has_length[len]) {
-          paths_.lengths.push_back(len);
+          lengths.push_back(len);
           break;
         }
+    return lengths;
+  }
+
+  // Where every switch is a source: the paths toward the destinations of
+  // unit u of groups_, with worker w's scratch.
+  void survey_unit(std::size_t u, unsigned w) {
+    SurveyThread& my = start(survey_threads_[w], groups_.max_group, 0, false);
+    const std::size_t rows = tracer_.switch_count();
+    for (std::size_t m = groups_.unit_begin[u]; m < groups_.unit_begin[u + 1]; ++m) {
+      const std::size_t d = groups_.members[m];
+      const bool first = groups_.group_first[d] == m;
+      if (first) my.survey->begin_group();
+      survey_destination(my, d, columns_.data() + d * rows,
+                         first ? Walks::first_of_group : Walks::later_of_group);
+    }
+  }
+  // Once every unit is surveyed: spreading reads the groups.
+  void take_groups() {
+    paths_.members = std::move(groups_.members);
+    paths_.group_first = std::move(groups_.group_first);
   }
 
   struct SurveyThread {
@@ -256,14 +279,38 @@ class LayerPlanner {
 
   // First fit (first_fit.h) in order_: the layers needed, 0 when more than
   // search_cap().
+  // The first call may survey the paths as it places them
+  // (survey_while_placing_, first_fit_surveying).
   unsigned first_fit() {
     if (columns_.empty()) transpose_lfts();
-    FirstFitResult fit =
-        deadlock::first_fit(FirstFitInput{g_, tracer_, sources_, rows_, dests_, columns_}, paths_,
-                            order_, search_cap(), parallel::effective_threads(options_.threads));
-    layers_ = std::move(fit.layers);
-    mark_bytes_ = std::max(mark_bytes_, fit.mark_bytes);
-    return fit.capped ? 0 : static_cast<unsigned>(layers_.size());
+    const FirstFitInput input{g_, tracer_, sources_, rows_, dests_, columns_};
+    std::optional<FirstFitResult> fit;
+    if (survey_while_placing_) {
+      survey_while_placing_ = false;
+      std::vector<std::uint32_t> unit_of(dests_.size(), 0);
+      for (std::size_t u = 0; u < groups_.units(); ++u)
+        for (std::size_t m = groups_.unit_begin[u]; m < groups_.unit_begin[u + 1]; ++m)
+          unit_of[groups_.members[m]] = static_cast<std::uint32_t>(u);
+      SurveyUnits units;
+      units.count = groups_.units();
+      units.unit_of = &unit_of;
+      units.survey = [&](std::size_t u, unsigned w) { survey_unit(u, w); };
+      units.longest = [&](unsigned w) {
+        const std::vector<std::uint8_t>& seen = survey_threads_[w].has_length;
+        for (unsigned len = 255; !seen.empty() && len > 0; --len)
+          if (seen[len]) return len;
+        return 0u;
+      };
+      units.lengths = [&] { return lengths_surveyed(); };
+      fit = first_fit_surveying(input, paths_, units, search_cap());
+      take_groups();
+    }
+    if (!fit)
+      fit = deadlock::first_fit(input, paths_, order_, search_cap(),
+                                parallel::effective_threads(options_.threads));
+    layers_ = std::move(fit->layers);
+    mark_bytes_ = std::max(mark_bytes_, fit->mark_bytes);
+    return fit->capped ? 0 : static_cast<unsigned>(layers_.size());
   }
 
   // The LFT bytes destination by destination (columns_[d * switches + row]):
@@ -347,6 +394,11 @@ class LayerPlanner {
   std::size_t column_bytes_ = 0;  // columns_ at its largest
   std::size_t mark_bytes_ = 0;    // first fit's marks (first_fit.h)
   bool one_layer_ = false;
+  std::vector<SurveyThread> survey_threads_;  // a survey's scratch per thread
+  DestinationGroups groups_;                  // where every switch is a source: the survey's units
+  // The survey of groups_ is left to the first first_fit(), which places
+  // layer 0 meanwhile (two threads, longest first).
+  bool survey_while_placing_ = false;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;
 };

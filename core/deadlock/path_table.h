@@ -117,10 +117,14 @@ struct PathTable {
     const bool longest = order == LayerOptions::Order::longest_first;
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const auto len = static_cast<std::uint8_t>(lengths[longest ? lengths.size() - 1 - k : k]);
-      for (std::size_t d = 0; d < dests; ++d)
-        for_each_byte_equal(length.data() + d * sources, sources, len,
-                            [&](std::size_t s) { f(s, d); });
+      for (std::size_t d = 0; d < dests; ++d) for_each_of_length(len, d, f);
     }
+  }
+  // Calls f(s, d) for every path toward destination d with `len`
+  // dependencies, sources ascending.
+  template <typename F>
+  void for_each_of_length(std::uint8_t len, std::size_t d, F&& f) const {
+    for_each_byte_equal(length.data() + d * sources, sources, len, [&](std::size_t s) { f(s, d); });
   }
 
   std::size_t sources, dests;
