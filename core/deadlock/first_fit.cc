@@ -468,8 +468,9 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
         survey_next(0);
         const unsigned guess = units.longest(0);
         verdict.set_guess(guess);
+        const std::vector<std::uint32_t>& order = *units.order;
         if (guess != 0)
-          for (std::size_t d = 0; d < paths.dests; ++d) {
+          for (const std::uint32_t d : order) {
             // Its unit surveyed: by this thread if nobody took it yet.
             while (!done[(*units.unit_of)[d]].load(std::memory_order_acquire)) {
               if (failed.load(std::memory_order_relaxed)) return;
@@ -481,8 +482,7 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
         for (std::size_t k = paths.lengths.size(); k-- > 0;) {
           const auto len = static_cast<std::uint8_t>(paths.lengths[k]);
           if (len == guess) continue;  // placed already
-          for (std::size_t d = 0; d < paths.dests; ++d)
-            paths.for_each_of_length(len, d, place_in_layer0);
+          for (const std::uint32_t d : order) paths.for_each_of_length(len, d, place_in_layer0);
         }
         refused.close();  // if anything above throws, stop() abandons instead
       },

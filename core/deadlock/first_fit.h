@@ -68,6 +68,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
 struct SurveyUnits {
   std::size_t count = 0;
   const std::vector<std::uint32_t>* unit_of = nullptr;  // per destination
+  const std::vector<std::uint32_t>* order = nullptr;    // the destinations, unit by unit
   std::function<void(std::size_t unit, unsigned worker)> survey;
   std::function<unsigned(unsigned worker)> longest;
   std::function<std::vector<unsigned>()> lengths;

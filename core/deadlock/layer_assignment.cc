@@ -153,6 +153,9 @@ class LayerPlanner {
       // Every subset of an acyclic graph is acyclic: first fit would put
       // every route into layer 0, and balancing may move any route anywhere.
       one_layer_ = slots_acyclic(g_.fabric, g_.slots, all);
+      if (!one_layer_)  // first fit's order: switch by switch
+        paths_.members =
+            group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock).members;
     }
     paths_.lengths = lengths_surveyed();
   }
@@ -294,6 +297,7 @@ class LayerPlanner {
       SurveyUnits units;
       units.count = groups_.units();
       units.unit_of = &unit_of;
+      units.order = &groups_.members;
       units.survey = [&](std::size_t u, unsigned w) { survey_unit(u, w); };
       units.longest = [&](unsigned w) {
         const std::vector<std::uint8_t>& seen = survey_threads_[w].has_length;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "deadlock_check.h"
+#include "destination_groups.h"
 #include "first_fit.h"
 #include "layer_graph.h"
 #include "layer_mix.h"
@@ -483,7 +484,8 @@ TEST(LayerAssignment, SurveyBesideLayerZeroEqualsOneThread) {
 }
 
 // First fit as its definition says, without the walks' shortcuts: every
-// route's whole dependency list, in the longest-first order, into the
+// route's whole dependency list, in the longest-first order (destination
+// switch by destination switch among routes of one length), into the
 // lowest layer that takes it. The layer of each (source switch, LID).
 std::vector<std::vector<int>> whole_route_first_fit(const Fabric& f, const ForwardingTables& lfts,
                                                     unsigned& layers_needed) {
@@ -497,7 +499,7 @@ std::vector<std::vector<int>> whole_route_first_fit(const Fabric& f, const Forwa
   };
   std::vector<Path> paths;
   std::vector<Hop> hops;
-  for (std::size_t d = 0; d < dests.size(); ++d)
+  for (const std::uint32_t d : group_by_switch(f, dests, 254, 64).members)
     for (std::size_t s = 0; s < sources.size(); ++s) {
       Path p{s, d, {}};
       route_dependencies(g, tracer, sources[s].node, dests[d], hops, p.deps);

@@ -102,10 +102,13 @@ struct PathTable {
 
   // Calls f(s, d) for every path with dependencies, in the placement order:
   // lid: destinations ascending, then sources; longest_first /
-  // shortest_first: by dependency count, then the same. (A path that
-  // repeats another comes after it in every order: the same length, a
-  // higher destination. First fit visits none of them: their lengths read
-  // 0 until it is over; then they take the other's length and layer.)
+  // shortest_first: by dependency count, then destination switch by
+  // destination switch (`members`: the switches in the order of their
+  // lowest LIDs, each one's LIDs ascending; ascending LIDs when empty),
+  // then sources. (A path that repeats another comes after it in every
+  // order: the same length, a later LID of the same switch. First fit
+  // visits none of them: their lengths read 0 until it is over; then they
+  // take the other's length and layer.)
   template <typename F>
   void for_each(LayerOptions::Order order, F&& f) const {
     if (order == LayerOptions::Order::lid) {
@@ -117,7 +120,10 @@ struct PathTable {
     const bool longest = order == LayerOptions::Order::longest_first;
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const auto len = static_cast<std::uint8_t>(lengths[longest ? lengths.size() - 1 - k : k]);
-      for (std::size_t d = 0; d < dests; ++d) for_each_of_length(len, d, f);
+      if (members.empty())
+        for (std::size_t d = 0; d < dests; ++d) for_each_of_length(len, d, f);
+      else
+        for (const std::uint32_t d : members) for_each_of_length(len, d, f);
     }
   }
   // Calls f(s, d) for every path toward destination d with `len`
@@ -138,7 +144,9 @@ struct PathTable {
   // (path_survey.h); such a path has the same dependencies, and first fit
   // gives it the same layer.
   Bytes repeat;
-  std::vector<std::uint32_t> members;      // destinations, group by group
+  // Destinations group by group (destination_groups.h), where first fit
+  // runs: its order; where hosts are on every switch, the repeats' groups.
+  std::vector<std::uint32_t> members;
   std::vector<std::uint32_t> group_first;  // per destination: its group's start in members
 };
 
