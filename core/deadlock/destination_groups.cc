@@ -45,18 +45,14 @@ DestinationGroups group_by_switch(const Fabric& fabric, const std::vector<Lid>& 
       in_unit = 0;
     }
   };
-  for (std::size_t d = 0; d < n; ++d) {
+  for (const std::vector<std::uint32_t>& group : of_switch)
+    for (std::size_t i = 0; i < group.size(); i += max_group)
+      add_group(group.data() + i, std::min(max_group, group.size() - i));
+  for (std::size_t d = 0; d < n; ++d)
     if (at[d] == kNoNode) {
       const auto alone = static_cast<std::uint32_t>(d);
       add_group(&alone, 1);
-      continue;
     }
-    std::vector<std::uint32_t>& group = of_switch[at[d]];
-    if (group.empty() || group.front() != d) continue;  // added with its lowest LID
-    for (std::size_t i = 0; i < group.size(); i += max_group)
-      add_group(group.data() + i, std::min(max_group, group.size() - i));
-    group = {};
-  }
   if (in_unit != 0) g.unit_begin.push_back(g.members.size());
   return g;
 }

@@ -55,5 +55,25 @@ TEST(DestinationGroups, LidsOfOneSwitchFormAGroupInUnitsOfWholeGroups) {
   }
 }
 
+TEST(DestinationGroups, SwitchesComeInNodeOrderWhateverTheirLids) {
+  // The ring's switch LIDs reversed (sw-5 has LID 1): the groups still go
+  // sw-0, sw-1, ..., so an order built on them does not depend on how the
+  // subnet manager numbered the LIDs.
+  Fabric f = testing::ring(6, 3);
+  const std::vector<NodeId> switches = f.switches();
+  for (std::size_t i = 0; i < switches.size(); ++i)
+    f.node(switches[i]).ports[0].lid = static_cast<Lid>(switches.size() - i);
+  f.index();
+  const std::vector<Lid> dests = destination_lids(f);
+  const DestinationGroups g = group_by_switch(f, dests, 254, 5);
+  std::vector<NodeId> order;
+  for (std::size_t m = 0; m < g.members.size(); ++m) {
+    if (g.group_first[g.members[m]] != m) continue;
+    const PortRef p = f.port_of_lid(dests[g.members[m]]);
+    order.push_back(f.node(p.node).is_switch() ? p.node : f.port(p).remote.node);
+  }
+  EXPECT_EQ(order, switches);
+}
+
 }  // namespace
 }  // namespace psssp::deadlock

@@ -68,11 +68,11 @@ struct LayerOptions {
   // Order in which routes are placed. longest_first: routes with more
   // switch-to-switch dependencies first (measured best, see bench_deadlock),
   // among routes of one length destination switch by destination switch
-  // (the switches in the order of their lowest LIDs, each one's LIDs
-  // ascending), then source switches; lid: destination LIDs ascending, then
-  // source switches. (Switch by switch needs fewer layers than LIDs
-  // ascending on 6 of 37 fabrics and never more: the 32x32 torus 3 instead
-  // of 6.)
+  // (in node order whatever the LIDs, each one's LIDs ascending), then
+  // source switches; lid: destination LIDs ascending, then source switches.
+  // (Switch by switch needs fewer layers than LIDs ascending on 6 of 37
+  // fabrics and never more, the 32x32 torus 3 instead of 6; and it does not
+  // depend on how the subnet manager numbers LIDs: destination_groups.h.)
   enum class Order { longest_first, shortest_first, lid } order = Order::longest_first;
   // When `order` needs more than max_layers, try the other orders before
   // giving up (each try costs one more first-fit pass).

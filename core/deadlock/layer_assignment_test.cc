@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <random>
 #include <string>
 
 #include "deadlock_check.h"
@@ -444,31 +445,42 @@ TEST(LayerAssignment, FirstFitPipelineEqualsOneThread) {
   EXPECT_EQ(message[0], message[1]);
 }
 
+// Two rings of 6 switches joined by a line of 8, the line's switches
+// first in node order, 15 hosts on every switch: the survey's units (4
+// switches each) start with the line, whose LIDs the longest routes (from
+// one ring's far side to the other's) do not lead to.
+Fabric dumbbell() {
+  topo::TopologySpec spec;
+  const auto add = [&](const std::string& name) {
+    spec.switches.push_back(topo::SwitchSpec{name, 15, 0});
+    return spec.switches.size() - 1;
+  };
+  std::vector<std::size_t> line, ring_a, ring_b;
+  for (int i = 0; i < 8; ++i) line.push_back(add("line-" + std::to_string(i)));
+  for (int i = 0; i < 6; ++i) ring_a.push_back(add("a-" + std::to_string(i)));
+  for (int i = 0; i < 6; ++i) ring_b.push_back(add("b-" + std::to_string(i)));
+  const auto cable = [&](std::size_t a, std::size_t b) { spec.cables.push_back({a, b, 0, 0}); };
+  for (int i = 0; i + 1 < 8; ++i) cable(line[i], line[i + 1]);
+  for (int i = 0; i < 6; ++i) {
+    cable(ring_a[i], ring_a[(i + 1) % 6]);
+    cable(ring_b[i], ring_b[(i + 1) % 6]);
+  }
+  cable(line.front(), ring_a[0]);
+  cable(line.back(), ring_b[0]);
+  return testing::with_lids(spec);
+}
+
 TEST(LayerAssignment, SurveyBesideLayerZeroEqualsOneThread) {
   // On two threads, where every switch has hosts, layer 0 places the
   // longest paths it has seen in its first unit of destinations while the
-  // rest are surveyed. An 8x8 mesh whose switch LIDs go from the centre
-  // out: the longest routes (corner to corner) lead only to the last unit,
-  // so that guess is wrong and first fit starts again once the survey is
-  // done. The same tables as on one thread either way, in every LID order.
-  for (const bool centre_first : {false, true}) {
-    Fabric f = grid({8, 8}, false, 2);
-    if (centre_first) {
-      std::vector<NodeId> switches = f.switches();
-      const auto off_centre = [&](NodeId sw) {
-        const std::string& name = f.node(sw).name;  // sw-<x>-<y>
-        const int x = std::stoi(name.substr(3)), y = std::stoi(name.substr(name.rfind('-') + 1));
-        return std::abs(2 * x - 7) + std::abs(2 * y - 7);
-      };
-      std::stable_sort(switches.begin(), switches.end(),
-                       [&](NodeId a, NodeId b) { return off_centre(a) < off_centre(b); });
-      for (std::size_t i = 0; i < switches.size(); ++i)
-        f.node(switches[i]).ports[0].lid = static_cast<Lid>(i + 1);
-      f.index();
-    }
+  // rest are surveyed. On the dumbbell that guess is wrong (the longest
+  // routes lead only to later units), and first fit starts again once the
+  // survey is done; on the 6x6x6 torus it is right. The same tables as on
+  // one thread either way.
+  for (const Fabric& f : {dumbbell(), grid({6, 6, 6}, true, 1)}) {
     const ForwardingTables lfts = min_hop_lfts(f);
     for (const bool balance : {false, true}) {
-      LayerOptions o;
+      LayerOptions o = spread_over(16);
       o.balance = balance;
       o.threads = 1;
       const LayerAssignment one = assign_layers(f, lfts, o);
@@ -476,11 +488,47 @@ TEST(LayerAssignment, SurveyBesideLayerZeroEqualsOneThread) {
       const LayerAssignment two = assign_layers(f, lfts, o);
       EXPECT_GE(one.layers_needed, 2u) << "first fit runs";
       EXPECT_EQ(two.layers_needed, one.layers_needed);
-      EXPECT_TRUE(two.table == one.table) << (centre_first ? "centre first" : "in node order");
+      EXPECT_TRUE(two.table == one.table);
       EXPECT_EQ(two.routes_per_layer, one.routes_per_layer);
       expect_deadlock_free(f, lfts, two.table);
     }
   }
+}
+
+TEST(LayerAssignment, LidNumberingChangesNoLayer) {
+  // The same routes on an 8x8 torus with its switch LIDs shuffled (as a
+  // subnet manager may number them): first fit goes destination switch by
+  // destination switch in node order, so every route keeps its layer. (In
+  // the order of the switches' lowest LIDs, 6072 routes changed layer.)
+  const Fabric f = grid({8, 8}, true, 2);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  Fabric shuffled = f;
+  std::vector<NodeId> switches = f.switches();
+  std::mt19937 random(1);
+  std::shuffle(switches.begin(), switches.end(), random);
+  for (std::size_t i = 0; i < switches.size(); ++i)
+    shuffled.node(switches[i]).ports[0].lid = static_cast<Lid>(i + 1);
+  shuffled.index();
+  // Each LID of f and the LID of the same port in `shuffled`.
+  std::vector<Lid> renamed(f.max_lid() + 1, 0);
+  for (Lid lid = 1; lid <= f.max_lid(); ++lid) {
+    const PortRef owner = f.port_of_lid(lid);
+    if (owner.valid()) renamed[lid] = shuffled.port(owner).lid;
+  }
+  ForwardingTables moved(shuffled);
+  for (const NodeId sw : f.switches())
+    for (Lid lid = 1; lid <= f.max_lid(); ++lid)
+      if (renamed[lid] != 0) moved.set(sw, renamed[lid], lfts.get(sw, lid));
+  const LayerAssignment a = assign_layers(f, lfts, first_fit(16));
+  const LayerAssignment b = assign_layers(shuffled, moved, first_fit(16));
+  EXPECT_GE(a.layers_needed, 2u);
+  EXPECT_EQ(b.layers_needed, a.layers_needed);
+  std::size_t differ = 0;
+  for (const NodeId sw : f.switches())
+    for (Lid lid = 1; lid <= f.max_lid(); ++lid)
+      if (renamed[lid] != 0) differ += a.table.get(sw, lid) != b.table.get(sw, renamed[lid]);
+  EXPECT_EQ(differ, 0u);
+  expect_deadlock_free(shuffled, moved, b.table);
 }
 
 // First fit as its definition says, without the walks' shortcuts: every

@@ -103,8 +103,8 @@ struct PathTable {
   // Calls f(s, d) for every path with dependencies, in the placement order:
   // lid: destinations ascending, then sources; longest_first /
   // shortest_first: by dependency count, then destination switch by
-  // destination switch (`members`: the switches in the order of their
-  // lowest LIDs, each one's LIDs ascending; ascending LIDs when empty),
+  // destination switch (`members`: the switches in node order, each one's
+  // LIDs ascending; ascending LIDs when empty),
   // then sources. (A path that repeats another comes after it in every
   // order: the same length, a later LID of the same switch. First fit
   // visits none of them: their lengths read 0 until it is over; then they
