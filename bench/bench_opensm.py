@@ -53,6 +53,9 @@ def main(argv):
         print("psssp's own computation (its log line): %.3f s; the rest of its routing time "
               "is the min-hop matrices (psssp's BFS, or OpenSM's with lid_matrices=opensm) "
               "and OpenSM's LFT bookkeeping" % num(ps, "engine_own_s"))
+    if num(ps, "engine_layers_s") is not None:
+        print("of which the virtual layers (vls=N, its log line): %.3f s"
+              % num(ps, "engine_layers_s"))
     print("\nratios (psssp / engine), same run:")
     for name, r in rows.items():
         if name == "psssp":

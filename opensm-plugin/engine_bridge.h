@@ -34,6 +34,7 @@ enum psssp_speed {
 struct psssp_route_stats {
   unsigned switches, cas, host_ports, lids;
   double seconds;             /* routing computation only */
+  double layer_seconds;       /* vls=N: the layer assignment's part of seconds */
   double max_load, mean_load; /* routes per switch-to-switch channel */
   unsigned unreachable;       /* destinations some switch cannot reach */
   unsigned layers_needed;     /* fewest layers that are each acyclic (1 without vls=N) */

@@ -95,6 +95,7 @@ void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
   stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
   stats->lids = static_cast<unsigned>(e->fabric.max_lid());
   stats->seconds = e->result.seconds + layer_seconds;
+  stats->layer_seconds = layer_seconds;
   stats->layers_needed = e->layers_needed;
   stats->layers = e->layers_used;
   stats->full_effort = e->result.full_effort ? 1 : 0;

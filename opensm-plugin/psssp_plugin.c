@@ -170,8 +170,9 @@ static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_rou
     OSM_LOG(log, OSM_LOG_ERROR, "ERR F508: psssp: cannot write %s\n", path);
   else
     OSM_LOG(log, OSM_LOG_INFO,
-            "psssp: routes need %u virtual layers, spread over %u (SL = VL = layer); table in %s\n",
-            stats->layers_needed, stats->layers, path);
+            "psssp: routes need %u virtual layers, spread over %u (SL = VL = layer) in %.3f s; "
+            "table in %s\n",
+            stats->layers_needed, stats->layers, stats->layer_seconds, path);
 }
 
 static int build_fwd_tables(void *context) {

@@ -20,7 +20,7 @@ PSSSP_ROUTED = re.compile(
     r"switch link load max ([0-9.]+) mean ([0-9.]+) routes; (\w+) effort, "
     r"(\d+) refinement passes( \(converged\))?")
 PSSSP_LAYERS = re.compile(r"psssp: routes need (\d+) virtual layers, spread over (\d+) "
-                          r"\(SL = VL = layer\); table in (\S+)")
+                          r"\(SL = VL = layer\)(?: in ([0-9.]+) s)?; table in (\S+)")
 # dfsssp's own count of the layers its routes need (it then spreads them over
 # every available VL for balance, so its SLs in use can be more).
 DFSSSP_NEEDED = re.compile(r"dfsssp_remove_deadlocks: Virtual Lanes needed: (\d+)")
@@ -42,6 +42,7 @@ class PssspRecord:
     layers_needed: Optional[int] = None  # with vls=N only
     layers: Optional[int] = None
     layer_table: Optional[str] = None
+    layer_seconds: Optional[float] = None  # of `seconds` (logs of earlier builds lack it)
 
 
 @dataclass(frozen=True)
@@ -94,10 +95,11 @@ def _psssp_record(text):
         return None
     sw, cas, ports, lids, secs, max_load, mean_load, effort, passes, conv = routed[-1]
     layers = PSSSP_LAYERS.findall(text)
-    needed, spread, table = layers[-1] if layers else (None, None, None)
+    needed, spread, layer_secs, table = layers[-1] if layers else (None, None, None, None)
     return PssspRecord(int(sw), int(cas), int(ports), int(lids), float(secs), float(max_load),
                        float(mean_load), effort, int(passes), bool(conv),
-                       int(needed) if needed else None, int(spread) if spread else None, table)
+                       int(needed) if needed else None, int(spread) if spread else None, table,
+                       float(layer_secs) if layer_secs else None)
 
 
 def parse_log(text):
