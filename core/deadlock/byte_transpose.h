@@ -42,10 +42,11 @@ inline void transpose_16x16(__m128i x[16]) {
 }
 #endif
 
-// out[k * stride + r] = rows[r][offset + k] for r < row_count, k < n.
-inline void transpose_bytes(const std::uint8_t* const* rows, std::size_t row_count,
-                            std::size_t offset, std::size_t n, std::uint8_t* out,
-                            std::size_t stride) {
+// column(k)[r] = rows[r][offset + k] for r < row_count, k < n: column(k)
+// gives where column k starts.
+template <typename Column>
+void transpose_bytes_into(const std::uint8_t* const* rows, std::size_t row_count,
+                          std::size_t offset, std::size_t n, Column&& column) {
   std::size_t r0 = 0;
 #ifdef __SSE2__
   for (; r0 + 16 <= row_count; r0 += 16) {
@@ -56,14 +57,21 @@ inline void transpose_bytes(const std::uint8_t* const* rows, std::size_t row_cou
         x[r] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[r0 + r] + offset + k0));
       transpose_16x16(x);
       for (std::size_t c = 0; c < 16; ++c)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (k0 + c) * stride + r0), x[c]);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(column(k0 + c) + r0), x[c]);
     }
     for (std::size_t r = r0; r < r0 + 16; ++r)  // the last n % 16 columns
-      for (std::size_t k = k0; k < n; ++k) out[k * stride + r] = rows[r][offset + k];
+      for (std::size_t k = k0; k < n; ++k) column(k)[r] = rows[r][offset + k];
   }
 #endif
   for (std::size_t r = r0; r < row_count; ++r)
-    for (std::size_t k = 0; k < n; ++k) out[k * stride + r] = rows[r][offset + k];
+    for (std::size_t k = 0; k < n; ++k) column(k)[r] = rows[r][offset + k];
+}
+
+// out[k * stride + r] = rows[r][offset + k] for r < row_count, k < n.
+inline void transpose_bytes(const std::uint8_t* const* rows, std::size_t row_count,
+                            std::size_t offset, std::size_t n, std::uint8_t* out,
+                            std::size_t stride) {
+  transpose_bytes_into(rows, row_count, offset, n, [&](std::size_t k) { return out + k * stride; });
 }
 
 }  // namespace psssp::deadlock

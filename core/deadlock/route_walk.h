@@ -39,10 +39,13 @@ std::vector<SourceSwitch> source_switches(const Fabric& fabric);
 // Destination LIDs: every LID some port owns (switch LIDs, host LIDs and
 // their LMC ranges), ascending.
 std::vector<Lid> destination_lids(const Fabric& fabric);
-// Whether lids[begin..end) (begin < end) are consecutive LIDs: then their
-// bytes in a table row are one run.
+// Whether lids[begin..end) (begin < end) are consecutive LIDs, ascending:
+// then their bytes in a table row are one run. (The layer assignment may
+// keep its destinations switch by switch, not by LID.)
 inline bool consecutive_lids(const std::vector<Lid>& lids, std::size_t begin, std::size_t end) {
-  return std::size_t{lids[end - 1]} - lids[begin] == end - 1 - begin;
+  for (std::size_t i = begin + 1; i < end; ++i)
+    if (lids[i] != lids[i - 1] + 1) return false;
+  return true;
 }
 
 // One switch a route passes: it enters on in_port (0 at the source switch,
