@@ -78,6 +78,7 @@ class LayerPlanner {
         dests_[m] = by_lid[g.members[m]];
         by_lid_[g.members[m]] = static_cast<std::uint32_t>(m);
       }
+      paths_.by_lid = by_lid_;  // for the LID order
     }
   }
 

@@ -101,7 +101,7 @@ struct PathTable {
   }
 
   // Calls f(s, d) for every path with dependencies, in the placement order:
-  // lid: destinations ascending, then sources; longest_first /
+  // lid: destination LIDs ascending (by_lid), then sources; longest_first /
   // shortest_first: by dependency count, then destination switch by
   // destination switch (`members`: the switches in node order, each one's
   // LIDs ascending; ascending LIDs when empty),
@@ -112,9 +112,11 @@ struct PathTable {
   template <typename F>
   void for_each(LayerOptions::Order order, F&& f) const {
     if (order == LayerOptions::Order::lid) {
-      for (std::size_t d = 0; d < dests; ++d)
+      for (std::size_t k = 0; k < dests; ++k) {
+        const std::size_t d = by_lid.empty() ? k : by_lid[k];
         for (std::size_t s = 0; s < sources; ++s)
           if (length[index(s, d)] != 0) f(s, d);
+      }
       return;
     }
     const bool longest = order == LayerOptions::Order::longest_first;
@@ -148,6 +150,8 @@ struct PathTable {
   // runs: its order; where hosts are on every switch, the repeats' groups.
   std::vector<std::uint32_t> members;
   std::vector<std::uint32_t> group_first;  // per destination: its group's start in members
+  // The destinations by LID, where they are not kept so (else empty).
+  std::vector<std::uint32_t> by_lid;
 };
 
 }  // namespace psssp::deadlock
