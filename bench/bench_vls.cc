@@ -14,7 +14,9 @@
 // best with 8 layers and one first-fit layer).
 // set-up/survey/first fit/spread ms: where the layering's wall time went
 // (LayerAssignment's phases, medians over the runs), so that a change can
-// be profiled without a build of its own.
+// be profiled without a build of its own. Where every switch has hosts
+// and first fit runs, the survey runs beside layer 0's placing: "survey"
+// is then the union of the dependencies only, the rest is in "first fit".
 //   bench_vls [--runs N] [FABRIC...]   (default: all fabrics below)
 #include <time.h>
 

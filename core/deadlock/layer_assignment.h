@@ -31,13 +31,21 @@
 // (switch ports squared) and a few words per channel; never a LIDs x LIDs
 // table.
 //
+// Routes are placed destination switch by destination switch in node
+// order, and where every switch has hosts the destinations are kept in
+// that order too (their columns and paths side by side), so that neither
+// the layers nor the time depend on how the subnet manager numbered the
+// LIDs (with OpenSM's LIDs the 5256-host dragonfly needed 4 layers instead
+// of 3 in LID order).
+//
 // Cost (bench_vls, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.36x the routing's CPU time; of
-// its 119-124 ms wall, 71 are first fit, most of that layer 0's thread. Of
-// layer 0's 135K insertions half are in order already; the 28K that close
-// a cycle (each a dependency refused for good) visit 200 channels each and
-// take about 40 of its 69 ms. Fat trees (one layer) only pay the survey
-// and the table: 0.03 s CPU at 4096 hosts (routing 0.22 s wall, 0.29 s CPU).
+// switches, 5.4M paths, 3 layers) about 0.39x the routing's CPU time; of
+// its 80-85 ms wall (machine quiet), 54-56 are first fit with the survey
+// beside it, layer 0's thread the longest. Of layer 0's 137K insertions,
+// the 28K that close a cycle (each a dependency refused for good) search
+// about 200 channels each and take 23-28 ms. Fat trees (one layer) only pay
+// the survey and the table: 0.03 s CPU at 4096 hosts (routing 0.22 s wall,
+// 0.29 s CPU).
 // Tried and not kept: placing all routes to a LID at once (their tree)
 // needs more layers (5 instead of 3 on a12p6h6) and is no faster; layers
 // as fixed channel orders (Eades-Lin-Smyth on the remaining routes'
