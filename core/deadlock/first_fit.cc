@@ -316,6 +316,14 @@ void place_refused(const FirstFitInput& in, PathTable& paths, unsigned cap, Refu
     }
 }
 
+// Layer 0's thread: the route into layer 0, or on to the other thread;
+// nothing once a route fit no layer or either thread failed.
+void place_in_layer0(LayerPlacer& layer0, RefusedRoutes& refused, const std::atomic<bool>& capped,
+                     const std::atomic<bool>& failed, std::size_t s, std::size_t d) {
+  if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed)) return;
+  if (layer0.place(s, d) != 0) refused.push(s, d);
+}
+
 // Whether layer 0's placing on its guessed length stands, decided once by
 // whichever thread first sees every unit surveyed (the guess is set before
 // layer 0 places anything, so deciding waits at most for that).
@@ -397,9 +405,7 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
         }
         layer0.emplace(in, 0, 1);
         paths.for_each(order, [&](std::size_t s, std::size_t d) {
-          if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed))
-            return;
-          if (layer0->place(s, d) != 0) refused.push(s, d);
+          place_in_layer0(*layer0, refused, capped, failed, s, d);
         });
         refused.close();  // if anything above throws, stop() abandons instead
       },
@@ -415,7 +421,9 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
   GuessVerdict verdict;
   std::atomic<bool> capped{false}, failed{false};
   std::atomic<std::size_t> next_unit{0}, units_done{0};
-  std::vector<std::atomic<bool>> done(units.count);  // per unit, false until surveyed
+  const std::vector<std::size_t>& unit_begin = *units.unit_begin;
+  const std::size_t count = unit_begin.size() - 1;  // units
+  std::vector<std::atomic<bool>> done(count);       // per unit, false until surveyed
   parallel::FirstError survey_error;
   const auto stop = [&] {  // either thread failed: the other stops too
     failed.store(true, std::memory_order_relaxed);
@@ -429,7 +437,7 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
   const auto survey_next = [&](unsigned worker) {
     if (failed.load(std::memory_order_relaxed)) return false;
     const std::size_t u = next_unit.fetch_add(1);
-    if (u >= units.count) return false;
+    if (u >= count) return false;
     try {
       parallel::task_fault_point();
       units.survey(u, worker);
@@ -446,15 +454,14 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
   const auto survey_all = [&](unsigned worker) {
     while (survey_next(worker)) {
     }
-    while (units_done.load(std::memory_order_acquire) < units.count) {
+    while (units_done.load(std::memory_order_acquire) < count) {
       if (failed.load(std::memory_order_relaxed)) return false;
       std::this_thread::yield();
     }
     return !failed.load(std::memory_order_relaxed);
   };
-  const auto place_in_layer0 = [&](std::size_t s, std::size_t d) {
-    if (capped.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed)) return;
-    if (layer0->place(s, d) != 0) refused.push(s, d);
+  const auto into_layer0 = [&](std::size_t s, std::size_t d) {
+    place_in_layer0(*layer0, refused, capped, failed, s, d);
   };
   parallel::run_workers(
       2,
@@ -468,21 +475,22 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
         survey_next(0);
         const unsigned guess = units.longest(0);
         verdict.set_guess(guess);
-        const std::vector<std::uint32_t>& order = *units.order;
         if (guess != 0)
-          for (const std::uint32_t d : order) {
+          for (std::size_t d = 0, u = 0; d < paths.dests; ++d) {
+            while (unit_begin[u + 1] <= d) ++u;
             // Its unit surveyed: by this thread if nobody took it yet.
-            while (!done[(*units.unit_of)[d]].load(std::memory_order_acquire)) {
+            while (!done[u].load(std::memory_order_acquire)) {
               if (failed.load(std::memory_order_relaxed)) return;
               if (!survey_next(0)) std::this_thread::yield();
             }
-            paths.for_each_of_length(static_cast<std::uint8_t>(guess), d, place_in_layer0);
+            paths.for_each_of_length(static_cast<std::uint8_t>(guess), d, into_layer0);
           }
         if (!survey_all(0) || !verdict.decide(units, paths)) return;
         for (std::size_t k = paths.lengths.size(); k-- > 0;) {
           const auto len = static_cast<std::uint8_t>(paths.lengths[k]);
           if (len == guess) continue;  // placed already
-          for (const std::uint32_t d : order) paths.for_each_of_length(len, d, place_in_layer0);
+          for (std::size_t d = 0; d < paths.dests; ++d)
+            paths.for_each_of_length(len, d, into_layer0);
         }
         refused.close();  // if anything above throws, stop() abandons instead
       },

@@ -60,15 +60,15 @@ FirstFitResult first_fit(const FirstFitInput& in, PathTable& paths, LayerOptions
                          unsigned cap, unsigned threads);
 
 // The survey of the paths (layer_assignment.cc) in units of destinations,
-// for first_fit_surveying: survey(u, worker) writes the lengths (and
+// for first_fit_surveying. Unit u is destinations unit_begin[u] up to
+// unit_begin[u + 1] (consecutive, in order: the destinations are kept in
+// the placement order). survey(u, worker) writes the lengths (and
 // repeats) of every path toward the destinations of unit u, with worker's
 // scratch; longest(worker) is the most dependencies of a path worker has
 // surveyed so far (0: none); lengths() the lengths that occur, ascending,
 // once every unit is surveyed.
 struct SurveyUnits {
-  std::size_t count = 0;
-  const std::vector<std::uint32_t>* unit_of = nullptr;  // per destination
-  const std::vector<std::uint32_t>* order = nullptr;    // the destinations, unit by unit
+  const std::vector<std::size_t>* unit_begin = nullptr;  // units + 1 entries
   std::function<void(std::size_t unit, unsigned worker)> survey;
   std::function<unsigned(unsigned worker)> longest;
   std::function<std::vector<unsigned>()> lengths;

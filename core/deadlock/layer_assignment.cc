@@ -70,14 +70,20 @@ class LayerPlanner {
       // switch), so that their columns and paths lie in the order they are
       // visited: with OpenSM's LIDs (a switch's hosts hundreds of LIDs
       // apart) first fit on the 32x32 torus took 57-58 ms in LID order,
-      // 50-52 ms so. by_lid_ keeps them by LID for reading the tables.
+      // 45-46 ms so. by_lid_ keeps them by LID for reading the tables.
+      // The survey's groups (units of consecutive destinations) are the
+      // same ones, renumbered: member m is destination m now.
       const std::vector<Lid> by_lid = dests_;
-      const DestinationGroups g =
-          group_by_switch(g_.fabric, by_lid, PathSurvey::kMaxGroup, kColumnBlock);
-      for (std::size_t m = 0; m < g.members.size(); ++m) {
-        dests_[m] = by_lid[g.members[m]];
-        by_lid_[g.members[m]] = static_cast<std::uint32_t>(m);
+      groups_ = group_by_switch(g_.fabric, by_lid, PathSurvey::kMaxGroup, kColumnBlock);
+      std::vector<std::uint32_t> group_first(by_lid.size());
+      for (std::size_t m = 0; m < groups_.members.size(); ++m) {
+        const std::uint32_t d = groups_.members[m];
+        dests_[m] = by_lid[d];
+        by_lid_[d] = static_cast<std::uint32_t>(m);
+        group_first[m] = groups_.group_first[d];
+        groups_.members[m] = static_cast<std::uint32_t>(m);
       }
+      groups_.group_first = std::move(group_first);
       paths_.by_lid = by_lid_;  // for the LID order
     }
   }
@@ -144,7 +150,6 @@ class LayerPlanner {
         return;
       }
       paths_.repeat = Bytes(paths_.length.size());  // the survey writes every entry
-      groups_ = group_by_switch(g_.fabric, dests_, PathSurvey::kMaxGroup, kColumnBlock);
       if (threads >= 2 && options_.order == LayerOptions::Order::longest_first &&
           search_cap() >= 2) {
         survey_while_placing_ = true;  // first_fit() surveys as it places
@@ -160,10 +165,10 @@ class LayerPlanner {
       parallel::parallel_for(blocks, threads, [&](std::size_t b, unsigned w) {
         SurveyThread& my = start(t[w], 0, kColumnBlock * rows, true);
         const std::size_t d0 = b * kColumnBlock, d1 = std::min(dests_.size(), d0 + kColumnBlock);
+        const std::uint32_t* ds = by_lid_.data() + d0;
         std::uint8_t* block = my.block.data();
-        load_columns(by_lid_.data() + d0, d1 - d0, [&](std::size_t k) { return block + k * rows; });
-        for (std::size_t d = d0; d < d1; ++d)
-          survey_destination(my, d, my.block.data() + (d - d0) * rows);
+        load_columns(ds, d1 - d0, [&](std::size_t k) { return block + k * rows; });
+        for (std::size_t k = 0; k < d1 - d0; ++k) survey_destination(my, ds[k], block + k * rows);
       });
       std::vector<std::uint8_t> all(g_.slots.size(), 0);
       for (const SurveyThread& my : t)
@@ -308,14 +313,8 @@ class LayerPlanner {
     std::optional<FirstFitResult> fit;
     if (survey_while_placing_) {
       survey_while_placing_ = false;
-      std::vector<std::uint32_t> unit_of(dests_.size(), 0);
-      for (std::size_t u = 0; u < groups_.units(); ++u)
-        for (std::size_t m = groups_.unit_begin[u]; m < groups_.unit_begin[u + 1]; ++m)
-          unit_of[groups_.members[m]] = static_cast<std::uint32_t>(u);
       SurveyUnits units;
-      units.count = groups_.units();
-      units.unit_of = &unit_of;
-      units.order = &groups_.members;
+      units.unit_begin = &groups_.unit_begin;
       units.survey = [&](std::size_t u, unsigned w) { survey_unit(u, w); };
       units.longest = [&](unsigned w) {
         const std::vector<std::uint8_t>& seen = survey_threads_[w].has_length;
@@ -325,11 +324,14 @@ class LayerPlanner {
       };
       units.lengths = [&] { return lengths_surveyed(); };
       fit = first_fit_surveying(input, paths_, units, search_cap());
+      ++first_fit_passes_;
       take_groups();
     }
-    if (!fit)
+    if (!fit) {
+      ++first_fit_passes_;
       fit = deadlock::first_fit(input, paths_, order_, search_cap(),
                                 parallel::effective_threads(options_.threads));
+    }
     layers_ = std::move(fit->layers);
     mark_bytes_ = std::max(mark_bytes_, fit->mark_bytes);
     return fit->capped ? 0 : static_cast<unsigned>(layers_.size());
@@ -405,6 +407,7 @@ class LayerPlanner {
                        options_.max_layers);
     result.layers_needed = one_layer_ ? 1 : static_cast<unsigned>(layers_.size());
     result.order = order_;
+    result.first_fit_passes = first_fit_passes_;
   }
 
   // Timed from the start: building the slots and the tracer is part of it.
@@ -430,6 +433,7 @@ class LayerPlanner {
   // The survey of groups_ is left to the first first_fit(), which places
   // layer 0 meanwhile (two threads, longest first).
   bool survey_while_placing_ = false;
+  unsigned first_fit_passes_ = 0;
   LayerOptions::Order order_;  // the order being placed in
   std::vector<std::unique_ptr<LayerGraph>> layers_;
 };

@@ -16,7 +16,7 @@
 // and, on two threads, places layer 0 on one and the rest on the other;
 // where every switch has hosts, layer 0 starts on the longest paths while
 // the survey is still under way (on dragonfly a12p6h6 the survey and first
-// fit took 89-91 ms one after the other, 74-75 beside each other).
+// fit took 89-91 ms one after the other, 66-75 beside each other).
 // It places only routes that repeat no other: the survey (path_survey.h)
 // finds, among the LIDs delivered at one switch, a route that takes the
 // same channels as an earlier LID's route from the same source switch;
@@ -110,6 +110,10 @@ struct LayerAssignment {
   // runs longest first on two threads, the survey runs beside layer 0's
   // placing (first_fit_surveying): its time is in first_fit_seconds.
   double setup_seconds = 0.0, survey_seconds = 0.0, first_fit_seconds = 0.0, spread_seconds = 0.0;
+  // First-fit passes begun: one per order tried, one more when the pass
+  // beside the survey guessed the longest length wrong and started again
+  // (0 where one layer holds every route).
+  unsigned first_fit_passes = 0;
 };
 
 // Thrown when the routes need more layers than allowed, or cannot be made

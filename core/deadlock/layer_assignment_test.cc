@@ -475,9 +475,10 @@ TEST(LayerAssignment, SurveyBesideLayerZeroEqualsOneThread) {
   // longest paths it has seen in its first unit of destinations while the
   // rest are surveyed. On the dumbbell that guess is wrong (the longest
   // routes lead only to later units), and first fit starts again once the
-  // survey is done; on the 6x6x6 torus it is right. The same tables as on
-  // one thread either way.
-  for (const Fabric& f : {dumbbell(), grid({6, 6, 6}, true, 1)}) {
+  // survey is done (a second pass); on the 6x6x6 torus it is right. The
+  // same tables as on one thread either way.
+  for (const bool wrong_guess : {true, false}) {
+    const Fabric f = wrong_guess ? dumbbell() : grid({6, 6, 6}, true, 1);
     const ForwardingTables lfts = min_hop_lfts(f);
     for (const bool balance : {false, true}) {
       LayerOptions o = spread_over(16);
@@ -490,6 +491,8 @@ TEST(LayerAssignment, SurveyBesideLayerZeroEqualsOneThread) {
       EXPECT_EQ(two.layers_needed, one.layers_needed);
       EXPECT_TRUE(two.table == one.table);
       EXPECT_EQ(two.routes_per_layer, one.routes_per_layer);
+      EXPECT_EQ(one.first_fit_passes, 1u);
+      EXPECT_EQ(two.first_fit_passes, wrong_guess ? 2u : 1u);
       expect_deadlock_free(f, lfts, two.table);
     }
   }
