@@ -1,18 +1,47 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Install the Debian packages psssp needs, only those that are missing.
-# Idempotent: a second run installs nothing and exits 0.
+# Install the Debian packages of one set, only those that are missing:
+#   install-deps.sh [--dry-run] [demo|test]
+# demo: what building the tools and the plugin and running compare-engines
+# need (make demo); test: everything make test needs, the demo set included
+# (the default). --dry-run prints the set's packages, one per line, and
+# installs nothing. Idempotent: a second run installs nothing and exits 0.
 set -euo pipefail
 
-packages=(
-  opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags libibumad-dev
-  libboost-graph-dev cmake ninja-build make g++ libgtest-dev
+# Each package once, in the smallest set that needs it.
+demo=(
+  cmake ninja-build make g++ pkg-config libgtest-dev
+  libboost-graph-dev libcli11-dev nlohmann-json3-dev libre2-dev
+  opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
+  python3 python3-matplotlib graphviz
+)
+test_only=(
   clang libclang-rt-14-dev clang-format
-  python3 python3-pytest python3-pytest-xdist python3-pytest-timeout python3-matplotlib
-  graphviz chromium
-  libcli11-dev nlohmann-json3-dev libre2-dev pkg-config
+  python3-pytest python3-pytest-xdist python3-pytest-timeout
+  chromium
   debhelper dpkg-dev fakeroot lintian
 )
+
+usage() {
+  echo "usage: install-deps.sh [--dry-run] [demo|test]" >&2
+  exit 2
+}
+
+dry_run=0
+set_name=test
+[ "${1:-}" = "--dry-run" ] && { dry_run=1; shift; }
+[ $# -gt 1 ] && usage
+[ $# -eq 1 ] && set_name=$1
+case "$set_name" in
+  demo) packages=("${demo[@]}") ;;
+  test) packages=("${demo[@]}" "${test_only[@]}") ;;
+  *) echo "install-deps: unknown set '$set_name' (demo or test)" >&2; usage ;;
+esac
+
+if [ $dry_run -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -20,9 +49,16 @@ for p in "${packages[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "install-deps: installing ${missing[*]}" >&2
+# One line while apt works; its own output only when it fails.
+echo "install-deps: installing ${#missing[@]} packages ($set_name set): ${missing[*]}" >&2
 sudo_cmd=()
 [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
 export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { "${sudo_cmd[@]}" apt-get update -qq &&
+       "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "install-deps: apt-get failed (its output above)" >&2
+  exit 1
+fi
