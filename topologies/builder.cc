@@ -47,6 +47,12 @@ Fabric build_fabric(const TopologySpec& spec, const BuildOptions& options) {
 
   std::vector<PortPlan> plans(n);
   for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t named =
+        i < spec.host_descriptions.size() ? spec.host_descriptions[i].size() : 0;
+    if (named != 0 && named != spec.switches[i].hosts)
+      throw std::invalid_argument("switch " + spec.switches[i].name + " has " +
+                                  std::to_string(spec.switches[i].hosts) + " hosts but " +
+                                  std::to_string(named) + " host descriptions");
     plans[i].host_ports = spec.switches[i].hosts + second_hosts[i];
     plans[i].highest = plans[i].host_ports;
   }
@@ -91,7 +97,9 @@ Fabric build_fabric(const TopologySpec& spec, const BuildOptions& options) {
       const std::string name = "h-" + std::to_string(h);
       const NodeId id = fabric.add_node(NodeType::ca, name, host_port_count);
       Node& node = fabric.node(id);
-      node.description = name;
+      const bool described =
+          i < spec.host_descriptions.size() && !spec.host_descriptions[i].empty();
+      node.description = described ? spec.host_descriptions[i][k] : name;
       node.guid = node.system_image_guid = host_guid(h);
       for (PortNum p = 1; p <= host_port_count; ++p) node.ports[p].guid = node.guid + p;
       fabric.connect({id, 1}, {static_cast<NodeId>(i), static_cast<PortNum>(k + 1)}, options.rate);

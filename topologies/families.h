@@ -34,6 +34,47 @@ TopologySpec fattree3(unsigned pods, unsigned leaves_per_pod, unsigned hosts_per
                       unsigned aggs_per_pod, unsigned cores_per_agg, unsigned cables,
                       unsigned hosts_per_core);
 
+// k-ary n-tree tapered at the leaves: k^(n-1) leaves with hosts_per_leaf
+// hosts and `uplinks` cables each (oversubscription hosts_per_leaf : uplinks);
+// above them switches of radix 2k with k children and k parents, as in the
+// k-ary n-tree (XGFT(n; h,k,..,k; 1,u,k,..,k)).
+TopologySpec tapered_tree(unsigned k, unsigned n, unsigned hosts_per_leaf, unsigned uplinks);
+
+// Two-level tree grown over the years, drawn from a seed: `leaves` leaves,
+// the first half with old_radix ports, the rest with new_radix; each leaf
+// has between min_hosts and max_hosts hosts (at most its radix less its
+// uplinks) and `uplinks` cables to the spines (its k-th to spine
+// (leaf + k) mod spines), except `short_leaves` leaves drawn at random with
+// only short_uplinks; `spine_hosts` hosts sit on spines drawn at random.
+struct GrownTreeParams {
+  unsigned leaves = 16, spines = 8;
+  unsigned old_radix = 36, new_radix = 40;
+  unsigned min_hosts = 4, max_hosts = 18;
+  unsigned uplinks = 8;  // per leaf
+  unsigned short_leaves = 2, short_uplinks = 2;
+  unsigned spine_hosts = 4;
+  std::uint64_t seed = 1;
+};
+TopologySpec grown_tree(const GrownTreeParams& p);
+
+// Dragonfly+ (Shpiner et al. 2017): `groups` groups, each a complete
+// bipartite two-level tree of `leaves` leaves (hosts_per_leaf hosts each)
+// and `spines` spines; every spine has global_links global cables. Group g's
+// global port j (spine j / global_links) goes to group
+// (g + j mod (groups-1) + 1) mod groups, so each pair of groups shares
+// floor(spines*global_links / (groups-1)) cables (ports beyond stay dark).
+// Tapered globally where global_links < leaves.
+TopologySpec dragonfly_plus(unsigned groups, unsigned leaves, unsigned spines,
+                            unsigned hosts_per_leaf, unsigned global_links);
+
+// Rail-optimised two-level tree: `units` scalable units of `servers` servers
+// with `hcas` HCAs each, every HCA its own CA described "nodeNNN mlx5_R"
+// (servers numbered from 001 across units). HCA r of every server of unit u
+// sits on leaf "su<u>-rail<r>"; every leaf reaches every one of `spines`
+// spines over `cables` cables.
+TopologySpec rail_optimized(unsigned units, unsigned servers, unsigned hcas, unsigned spines,
+                            unsigned cables);
+
 // Torus (wrap = true) or mesh of any dimensions; port slots 2i+1 / 2i+2 are
 // the +/- directions of the i-th dimension larger than 1.
 TopologySpec grid(const std::vector<unsigned>& dims, bool wrap, unsigned hosts_per_switch);

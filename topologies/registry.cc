@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "registry.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "families.h"
@@ -68,6 +70,44 @@ TopologySpec make_director(Params& p) {
   return director(d);
 }
 
+TopologySpec make_tapered_tree(Params& p) {
+  const unsigned k = p.get_uint("k", 4);
+  const unsigned hosts = p.get_uint("hosts-per-leaf", k);
+  return tapered_tree(k, p.get_uint("n", 3), hosts, p.get_uint("uplinks", k / 2 ? k / 2 : 1));
+}
+
+TopologySpec make_grown_tree(Params& p) {
+  GrownTreeParams g;
+  g.leaves = p.get_uint("leaves", g.leaves);
+  g.spines = p.get_uint("spines", g.spines);
+  g.old_radix = p.get_uint("old-radix", g.old_radix);
+  g.new_radix = p.get_uint("new-radix", g.new_radix);
+  g.min_hosts = p.get_uint("min-hosts", g.min_hosts);
+  g.max_hosts = p.get_uint("max-hosts", g.max_hosts);
+  g.uplinks = p.get_uint("uplinks", g.spines);
+  g.short_leaves = p.get_uint("short-leaves", g.short_leaves);
+  g.short_uplinks = p.get_uint("short-uplinks", g.short_uplinks);
+  g.spine_hosts = p.get_uint("spine-hosts", g.spine_hosts);
+  g.seed = p.get_u64("seed", 1);
+  return grown_tree(g);
+}
+
+TopologySpec make_dragonfly_plus(Params& p) {
+  const unsigned leaves = p.get_uint("leaves", 4), spines = p.get_uint("spines", 4);
+  const unsigned global = p.get_uint("global-links", leaves);
+  const unsigned hosts = p.get_uint("hosts-per-leaf", spines);
+  const std::uint64_t most_groups = std::uint64_t{spines} * global + 1;
+  const unsigned groups =
+      p.get_uint("groups", static_cast<unsigned>(std::min<std::uint64_t>(most_groups, 1000000)));
+  return dragonfly_plus(groups, leaves, spines, hosts, global);
+}
+
+TopologySpec make_rail_optimized(Params& p) {
+  const unsigned servers = p.get_uint("servers", 8), cables = p.get_uint("cables", 1);
+  const unsigned spines = p.get_uint("spines", cables ? (servers + cables - 1) / cables : 1);
+  return rail_optimized(p.get_uint("units", 2), servers, p.get_uint("hcas", 8), spines, cables);
+}
+
 TopologySpec make_random_regular(Params& p) {
   const unsigned n = p.get_uint("switches", 16), d = p.get_uint("degree", 4);
   return random_regular(n, d, p.get_uint("hosts-per-switch", 1), p.get_u64("seed", 1));
@@ -110,6 +150,25 @@ const std::vector<FamilyInfo>& families() {
        {"model", "chassis", "line-chips", "fabric-chips", "chip-ports", "external-ports", "join",
         "bundle", "hosts-per-line"},
        make_director},
+      {"tapered-tree",
+       "--k 4 --n 3 --hosts-per-leaf k --uplinks k/2",
+       {"k", "n", "hosts-per-leaf", "uplinks"},
+       make_tapered_tree},
+      {"grown-tree",
+       "--leaves 16 --spines 8 --old-radix 36 --new-radix 40 --min-hosts 4 --max-hosts 18 "
+       "--uplinks spines --short-leaves 2 --short-uplinks 2 --spine-hosts 4 --seed 1",
+       {"leaves", "spines", "old-radix", "new-radix", "min-hosts", "max-hosts", "uplinks",
+        "short-leaves", "short-uplinks", "spine-hosts"},
+       make_grown_tree},
+      {"dragonfly-plus",
+       "--leaves 4 --spines 4 --hosts-per-leaf spines --global-links leaves --groups "
+       "spines*global-links+1",
+       {"groups", "leaves", "spines", "hosts-per-leaf", "global-links"},
+       make_dragonfly_plus},
+      {"rail-optimized",
+       "--units 2 --servers 8 --hcas 8 --cables 1 --spines servers/cables",
+       {"units", "servers", "hcas", "spines", "cables"},
+       make_rail_optimized},
       {"random-regular",
        "--switches 16 --degree 4 --hosts-per-switch 1 --seed 1",
        {"switches", "degree", "hosts-per-switch"},

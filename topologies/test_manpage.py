@@ -18,7 +18,7 @@ def test_man_page_renders_and_lists_every_family():
     text = re.sub(r".\x08", "", proc.stdout).replace("\u2010", "-")
     usage = subprocess.run([TOPO, "--help"], capture_output=True, text=True, check=True).stdout
     families = [m.group(1) for m in re.finditer(r"^  ([a-z][a-z0-9-]*) ", usage, re.M)]
-    assert len(families) == 11
+    assert len(families) == 15
     for family in families:
         assert re.search(r"^\s+" + re.escape(family) + r"\b", text, re.M), family
 

@@ -39,6 +39,15 @@ CASES = {
                  "--fabric-chips", "2", "--chip-ports", "8", "--external-ports", "4",
                  "--bundle", "2"],
     "random-regular": ["random-regular", "--switches", "8", "--degree", "3", "--seed", "3"],
+    "tapered-tree": ["tapered-tree", "--k", "2", "--n", "3", "--hosts-per-leaf", "3",
+                     "--uplinks", "1"],
+    "grown-tree": ["grown-tree", "--leaves", "4", "--spines", "3", "--old-radix", "8",
+                   "--new-radix", "10", "--min-hosts", "1", "--max-hosts", "4",
+                   "--short-leaves", "1", "--short-uplinks", "1", "--spine-hosts", "2"],
+    "dragonfly-plus": ["dragonfly-plus", "--groups", "3", "--leaves", "2", "--spines", "2",
+                       "--hosts-per-leaf", "1", "--global-links", "1"],
+    "rail-optimized": ["rail-optimized", "--units", "2", "--servers", "2", "--hcas", "2",
+                       "--spines", "1"],
     "torus-failed-dual": ["torus", "--dims", "4x4", "--fail", "0.25", "--seed", "2",
                           "--dual-port"],
 }
@@ -51,7 +60,7 @@ def generate(tmp_path, args):
 
 
 def parse_net(text):
-    """Generator output: nodes {guid: (type, ports, description)}, cables, port GUIDs."""
+    """Generator output: nodes {guid: (type, ports, description)}, cables."""
     guid_of, nodes, links = {}, {}, []
     pending = None
     current = None
@@ -60,11 +69,11 @@ def parse_net(text):
         if m:
             pending = int(m.group(2), 16)
             continue
-        m = re.match(r'(Switch|Ca)\t(\d+) "([^"]+)"', line)
+        m = re.match(r'(Switch|Ca)\t(\d+) "([^"]+)"(?:\t# "([^"]*)")?', line)
         if m:
             current = m.group(3)
             guid_of[current] = pending
-            nodes[pending] = (m.group(1), int(m.group(2)), current)
+            nodes[pending] = (m.group(1), int(m.group(2)), m.group(4) or current)
             continue
         m = re.match(r'\[(\d+)\]\t"([^"]+)"\[(\d+)\]', line)
         if m:

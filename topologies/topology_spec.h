@@ -42,6 +42,9 @@ struct TopologySpec {
   std::vector<CableSpec> cables;
   std::vector<std::size_t> roots;  // top switches of tree families
   std::optional<GridShape> grid;
+  // Node descriptions of each switch's hosts in port order (by switch index;
+  // missing or empty: "h-<n>", the node name). Node names stay "h-<n>".
+  std::vector<std::vector<std::string>> host_descriptions;
 };
 
 }  // namespace psssp::topo

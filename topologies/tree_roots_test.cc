@@ -19,8 +19,9 @@ std::vector<NodeId> spec_roots(const TopologySpec& spec) {
 }
 
 TEST(TreeRoots, GeneratedTreesAgreeWithTheGenerator) {
-  for (const TopologySpec& spec : {kary_ntree(4, 2, 4), kary_ntree(4, 3, 4), kary_ntree(8, 3, 8),
-                                   fattree2(6, 4, 3, 2, 0), fattree3(3, 2, 4, 2, 2, 1, 0)}) {
+  for (const TopologySpec& spec :
+       {kary_ntree(4, 2, 4), kary_ntree(4, 3, 4), kary_ntree(8, 3, 8), fattree2(6, 4, 3, 2, 0),
+        fattree3(3, 2, 4, 2, 2, 1, 0), tapered_tree(4, 3, 6, 2), rail_optimized(2, 4, 4, 4, 1)}) {
     ASSERT_FALSE(spec.roots.empty()) << spec.family;
     EXPECT_EQ(fat_tree_roots(build_fabric(spec)), spec_roots(spec)) << spec.family;
   }

@@ -97,6 +97,26 @@ TopologySpec kary_ntree(unsigned k, unsigned n, unsigned hosts_per_leaf) {
   return spec;
 }
 
+TopologySpec tapered_tree(unsigned k, unsigned n, unsigned hosts_per_leaf, unsigned uplinks) {
+  if (k < 1 || n < 2 || hosts_per_leaf == 0 || uplinks == 0)
+    throw std::invalid_argument(
+        "tapered-tree: k, hosts per leaf and uplinks must be positive and n at least 2");
+  XgftParams p;
+  p.m.assign(n, k);
+  p.m[0] = hosts_per_leaf;
+  p.w.assign(n, k);
+  p.w[0] = 1;
+  p.w[1] = uplinks;
+  p.cables.assign(n - 1, 1);
+  p.family = "tapered-tree";
+  TopologySpec spec = xgft(p);
+  // Radix 2k where the ports allow: leaves pad their uplinks, the others to 2k.
+  for (SwitchSpec& s : spec.switches)
+    s.min_fabric_ports =
+        s.hosts > 0 ? (hosts_per_leaf < 2 * k ? 2 * k - hosts_per_leaf : uplinks) : 2 * k;
+  return spec;
+}
+
 TopologySpec fattree2(unsigned leaves, unsigned hosts_per_leaf, unsigned spines, unsigned cables,
                       unsigned hosts_per_spine) {
   return xgft({{hosts_per_leaf, leaves}, {1, spines}, {cables}, hosts_per_spine, "fattree2"});
