@@ -18,13 +18,14 @@ declare -A seeds=(
   [ibsim_net]="$data/*.net $data/net.* $data/*.ibnetdiscover $here/seeds/ibsim_net/*"
   [subnet_lst]="$data/*.opensm-subnet.lst"
   [lft_dump]="$data/*.opensm-lfts.dump $data/*.dump_fts $data/*.dump_fts-n $data/*.ibroute"
+  [fdbs]="$data/*.opensm.fdbs"
   [sl_file]="$here/seeds/sl_file/*"
   [sl2vl]="$here/seeds/sl2vl/*"
   [layer_table]="$here/seeds/layer_table/*"
 )
 
 status=0
-for target in ibnetdiscover ibsim_net subnet_lst lft_dump sl_file sl2vl layer_table; do
+for target in ibnetdiscover ibsim_net subnet_lst lft_dump fdbs sl_file sl2vl layer_table; do
   binary=$build/fuzz/fuzz_$target
   [ -x "$binary" ] || { echo "missing $binary (build target 'fuzzers')" >&2; exit 2; }
   corpus=$build/fuzz-corpus/$target

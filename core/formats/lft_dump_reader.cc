@@ -355,6 +355,7 @@ constexpr std::size_t kParallelBytes = PSSSP_LFT_PARALLEL_BYTES;
 
 ForwardingTables parse_lfts(std::string_view content, const std::string& source,
                             const Fabric& fabric) {
+  if (is_fdbs(content)) return parse_fdbs(content, source, fabric);
   const unsigned threads = std::min(8u, parallel::effective_threads(0));
   if (threads < 2 || content.size() < kParallelBytes)
     return parse_sequential(content, source, fabric);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // Reading and writing linear forwarding tables: opensm-lfts.dump (also what
-// OpenSM's `file` engine loads) and dump_fts / ibroute output.
+// OpenSM's `file` engine loads), dump_fts / ibroute output, and the routes
+// dump opensm.fdbs (ibdiagnet.fdbs, what ibdmchk reads).
 #pragma once
 
 #include <iosfwd>
@@ -19,6 +20,13 @@ namespace psssp {
 ForwardingTables parse_lfts(std::string_view content, const std::string& source,
                             const Fabric& fabric);
 ForwardingTables read_lfts(const std::string& path, const Fabric& fabric);
+
+// opensm.fdbs / ibdiagnet.fdbs ("dump_ucast_routes: Switch 0x..." blocks of
+// "LID : Port : Hops : Optimal" lines); parse_lfts reads them too, told apart
+// by their first line. Throws InputError (file:line) like parse_lfts.
+bool is_fdbs(std::string_view content);
+ForwardingTables parse_fdbs(std::string_view content, const std::string& source,
+                            const Fabric& fabric);
 
 // Writes opensm-lfts.dump format exactly as OpenSM 3.3 does: switches in
 // ascending GUID order, each a "Unicast lids [0-MAX] of switch Lid L guid

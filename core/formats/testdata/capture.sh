@@ -21,5 +21,6 @@ LD_PRELOAD=$preload dump_fts -n >"$out.dump_fts-n" 2>/dev/null
 swlid=$(sed -n 's/^Unicast lids .* of switch Lid \([0-9]*\) .*/\1/p' "$work/opensm-lfts.dump" | head -1)
 LD_PRELOAD=$preload ibroute "$swlid" >"$out.ibroute" 2>/dev/null
 cp "$work/opensm-lfts.dump" "$out.opensm-lfts.dump"
+cp "$work/opensm.fdbs" "$out.opensm.fdbs"
 cp "$work/opensm-subnet.lst" "$out.opensm-subnet.lst"
 cp "$work/guid2lid" "$out.guid2lid" 2>/dev/null || true
