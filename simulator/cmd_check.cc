@@ -12,6 +12,7 @@
 #include "cli/output_files.h"
 #include "commands.h"
 #include "deadlock_option.h"
+#include "dump_fts_gaps.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/lft_io.h"
@@ -53,7 +54,7 @@ cli::Json link_end(const Fabric& f, PortRef p) {
 }
 
 void print_json(const CheckOptions& o, const Fabric& f, const CheckReport& r,
-                const DeadlockOutcome& loops, double seconds) {
+                const DumpFtsGaps& gaps, const DeadlockOutcome& loops, double seconds) {
   cli::Json report = cli::json_report();
   report["fabric"] = o.input.path;
   report["routes"] = o.routes;
@@ -76,9 +77,16 @@ void print_json(const CheckOptions& o, const Fabric& f, const CheckReport& r,
     fault["message"] = x.message;
     faults.push_back(std::move(fault));
   }
+  if (!gaps.message.empty())
+    report["dump_fts_dropped"] = {{"top_lid_entries", gaps.top_lid_entries},
+                                  {"wide_switch_entries", gaps.wide_port_entries},
+                                  {"pairs", gaps.pairs},
+                                  {"message", gaps.message}};
   report["hops"] = {{"mean", r.mean_hops}, {"max", r.max_hops}, {"minimal_share", r.minimal_share}};
   cli::Json efi = {{"max", r.efi_max}, {"mean", r.efi_mean}, {"links", r.switch_channels}};
-  if (r.switch_channels) {
+  // No busiest link when no host route crosses a switch cable (every host on
+  // one switch): efi_max_channel names none then.
+  if (r.switch_channels && r.efi_max) {
     const PortRef from = f.channel_port(r.efi_max_channel);
     efi["max_link"] = {{"from", link_end(f, from)}, {"to", link_end(f, f.port(from).remote)}};
   }
@@ -88,7 +96,7 @@ void print_json(const CheckOptions& o, const Fabric& f, const CheckReport& r,
   cli::write_json(std::cout, report);
 }
 
-void print_text(const Fabric& f, const CheckReport& r, double seconds) {
+void print_text(const Fabric& f, const CheckReport& r, const DumpFtsGaps& gaps, double seconds) {
   std::printf("hosts: %zu   host pairs (per destination LID): %llu   traced in %.2f s\n",
               f.host_ports().size(), static_cast<unsigned long long>(r.pairs), seconds);
   if (r.ok()) {
@@ -106,6 +114,7 @@ void print_text(const Fabric& f, const CheckReport& r, double seconds) {
     for (const CheckFault& x : r.faults)
       std::printf("  [%s] %s (%llu pairs)\n", trace_status_name(x.kind), x.message.c_str(),
                   static_cast<unsigned long long>(x.pairs));
+    if (!gaps.message.empty()) std::printf("%s\n", gaps.message.c_str());
   }
   std::printf("switch hops: mean %.3f, max %u; shortest-path share %.4f\n", r.mean_hops, r.max_hops,
               r.minimal_share);
@@ -158,6 +167,7 @@ int check(const CheckOptions& o) {
   const ForwardingTables lfts = read_lfts(o.routes, fabric);
   const CheckReport report =
       check_routes(fabric, lfts, cli::resolve_threads(o.threads), o.max_faults);
+  const DumpFtsGaps gaps = find_dump_fts_gaps(fabric, report, o.routes);
   std::string differences;
   if (!o.same_as.empty())
     differences =
@@ -168,9 +178,9 @@ int check(const CheckOptions& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (link_csv_out) write_link_csv(*link_csv_out, fabric, report);
   if (o.json) {
-    print_json(o, fabric, report, loops, seconds);
+    print_json(o, fabric, report, gaps, loops, seconds);
   } else {
-    print_text(fabric, report, seconds);
+    print_text(fabric, report, gaps, seconds);
     std::fputs(loops.text.c_str(), stdout);
   }
   if (!o.same_as.empty())
@@ -184,7 +194,8 @@ int check(const CheckOptions& o) {
 void define_options(CLI::App& cmd, CheckOptions& o) {
   cmd.footer(kDescription);
   add_fabric_input(cmd, o.input);
-  cmd.add_option("--routes", o.routes, "LFT dump (opensm-lfts.dump, dump_fts or ibroute output)")
+  cmd.add_option("--routes", o.routes,
+                 "LFT dump (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)")
       ->required()
       ->type_name("DUMP");
   cmd.add_flag("--json", o.json, "one JSON object instead of text");

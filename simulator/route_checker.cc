@@ -222,6 +222,8 @@ void report_failures(const Fabric& fabric, const RouteTracer& tracer,
                      const std::vector<Failure>& failures, std::size_t max_faults,
                      CheckReport& report) {
   for (const Failure& fl : failures) {
+    if (fl.end.status == TraceStatus::black_hole)
+      report.holes.push_back({tracer.switch_at(fl.end.row), fl.dlid, fl.pairs});
     report.pairs_by_kind[static_cast<int>(fl.end.status)] += fl.pairs;
     ++report.fault_count;
     if (report.faults.size() >= max_faults) continue;
@@ -242,6 +244,19 @@ void report_failures(const Fabric& fabric, const RouteTracer& tracer,
     }
     report.faults.push_back(CheckFault{fl.end.status, example, false, sw, fl.dlid, fl.pairs, msg});
   }
+  auto& holes = report.holes;
+  std::sort(holes.begin(), holes.end(), [](const CheckReport::Hole& a, const CheckReport::Hole& b) {
+    return a.sw != b.sw ? a.sw < b.sw : a.lid < b.lid;
+  });
+  std::size_t kept = 0;
+  for (const CheckReport::Hole& h : holes) {
+    if (kept && holes[kept - 1].sw == h.sw && holes[kept - 1].lid == h.lid) {
+      holes[kept - 1].pairs += h.pairs;
+    } else {
+      holes[kept++] = h;
+    }
+  }
+  holes.resize(kept);
 }
 
 // Edge forwarding index over switch-to-switch channels.

@@ -50,6 +50,15 @@ struct CheckReport {
   // it, the switch's cable to the host every route to it.
   std::vector<std::uint64_t> channel_routes;
 
+  // Every LFT entry where black-hole traces end (the switch has no port for
+  // the LID there), with the host pairs lost at it; by switch, then LID.
+  struct Hole {
+    NodeId sw = kNoNode;
+    Lid lid = 0;
+    std::uint64_t pairs = 0;
+  };
+  std::vector<Hole> holes;
+
   bool ok() const { return pairs == delivered; }
 };
 
