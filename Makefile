@@ -9,19 +9,31 @@ PYTHON     ?= /usr/bin/python3
 JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 DEPS_STAMP := $(BUILD)/.deps-installed
+DEMO_DEPS_STAMP := $(BUILD)/.deps-demo
+# One configuration for make, make test and make demo: they share $(BUILD)
+# and none rebuilds what another built.
+CONFIGURE  := cmake -S . -B $(BUILD) -G Ninja -DPSSSP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all build deps deb test unit-test asan-test tsan-test fuzz fuzz-smoke integration-test demo install format format-check clean
+.PHONY: all build deps demo-deps demo-build deb test unit-test asan-test tsan-test fuzz fuzz-smoke integration-test demo install format format-check clean
 
 all: build
 
+# The test set (everything make test needs, the demo set included); make
+# demo installs only the demo set (scripts/install-deps.sh --dry-run SET).
 $(DEPS_STAMP): scripts/install-deps.sh
-	bash scripts/install-deps.sh
+	bash scripts/install-deps.sh test
 	mkdir -p $(BUILD) && touch $@
+
+$(DEMO_DEPS_STAMP): scripts/install-deps.sh
+	@bash scripts/install-deps.sh demo
+	@mkdir -p $(BUILD) && touch $@
 
 deps: $(DEPS_STAMP)
 
+demo-deps: $(DEMO_DEPS_STAMP)
+
 build: deps
-	cmake -S . -B $(BUILD) -G Ninja -DPSSSP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	$(CONFIGURE) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 unit-test: build
@@ -71,10 +83,20 @@ test: format-check unit-test asan-test tsan-test fuzz-smoke deb integration-test
 # where congestion-aware routing with deadlock-free layers is what helps.
 DEMO_TOPOLOGY ?= random-regular --switches 64 --degree 8 --hosts-per-switch 8 --seed 3
 DEMO_RUNS ?= 1000
-demo: build
-	PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) scripts/compare-engines --topology "$(DEMO_TOPOLOGY)" \
-	  --runs $(DEMO_RUNS) --psssp-options vls=8 --out demo-out
-	@echo "demo report (one self-contained page, opens offline): $(abspath demo-out/report.html)"
+DEMO_OUT ?= demo-out
+DEMO_LOG := $(BUILD)/demo-build.log
+# Only the tools and plugins the demo runs (CMake target demo_tools), one
+# line while it builds; the compiler's output only if the build fails.
+demo-build: demo-deps
+	@echo "demo: building psssp-sim, psssp-topo and the OpenSM plugins in $(BUILD)/ (log: $(DEMO_LOG))"
+	@{ $(CONFIGURE) && cmake --build $(BUILD) -j $(JOBS) --target demo_tools; } >$(DEMO_LOG) 2>&1 || \
+	  { cat $(DEMO_LOG); echo "demo: the build failed (output above, also in $(DEMO_LOG))"; exit 1; }
+
+demo: demo-build
+	@echo "demo: comparing routing engines through OpenSM on ibsim ($(DEMO_TOPOLOGY), $(DEMO_RUNS) runs)"
+	@PSSSP_BUILD=$(abspath $(BUILD)) $(PYTHON) scripts/compare-engines --topology "$(DEMO_TOPOLOGY)" \
+	  --runs $(DEMO_RUNS) --psssp-options vls=8 --out $(DEMO_OUT)
+	@echo "demo report (one self-contained page, opens offline): $(abspath $(DEMO_OUT)/report.html)"
 
 # Installs under $(DESTDIR)$(PREFIX), stripped: libpsssp.so where OpenSM's
 # dlopen() finds it (lib/, or the multiarch lib dir with PREFIX=/usr), the
