@@ -165,7 +165,8 @@ def add_scoring_arguments(parser):
     hosts.add_argument("--hosts-file", metavar="GUIDS",
                        help="score only the hosts listed by port or node GUID")
     parser.add_argument("--mapping", metavar="M",
-                        help="rank -> host mapping of psssp-sim score: linear, random or FILE")
+                        help="rank -> host mapping of psssp-sim score: linear, hostname, random "
+                             "or FILE")
     parser.add_argument("--grid", metavar="AxB[xC]", help="grid of halo2d/halo3d")
     parser.add_argument("--node-name-map", metavar="FILE",
                         help="name nodes in findings by this infiniband-diags node name map")
@@ -174,7 +175,8 @@ def add_scoring_arguments(parser):
 def check_scoring_files(args):
     """Raises UsageError for a file option of add_scoring_arguments that names no file,
     before anything runs."""
-    mapping_file = args.mapping if args.mapping not in (None, "linear", "random") else None
+    mapping_file = args.mapping if args.mapping not in (None, "linear", "random", "hostname") \
+        else None
     for option, path in (("--hosts-file", args.hosts_file),
                          ("--node-name-map", args.node_name_map), ("--mapping", mapping_file)):
         if path and not os.path.isfile(path):

@@ -362,7 +362,8 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                  "LMC destination LID: first (base), random,\nhash (of src/dst LIDs)")
       ->type_name("M");
   cmd.add_option("--mapping", o.mapping,
-                 "rank -> host: linear (host order; the default), random (new per\nrun; "
+                 "rank -> host: linear (fabric order; the default), hostname\n(natural order of "
+                 "node descriptions, then port: a block-allocated\njob), random (new per run; "
                  "the default of orcs:*), FILE of GUIDs/LIDs")
       ->type_name("M");
   cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");

@@ -3,6 +3,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -24,6 +25,47 @@ std::uint64_t parse_number(const std::string& text, const std::string& what) {
   if (used == 0 || used != text.size() || text[0] == '-')
     throw std::runtime_error(what + ": '" + text + "' is not a number");
   return value;
+}
+
+bool natural_less(const std::string& a, const std::string& b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  int zeros = 0;  // leading zeros, the tie-break between runs of equal value
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (!digit(a[i]) || !digit(b[j])) {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+      ++i, ++j;
+      continue;
+    }
+    const std::size_t a0 = i, b0 = j;
+    while (i < a.size() && a[i] == '0') ++i;
+    while (j < b.size() && b[j] == '0') ++j;
+    const std::size_t a1 = i, b1 = j;  // first significant digits
+    while (i < a.size() && digit(a[i])) ++i;
+    while (j < b.size() && digit(b[j])) ++j;
+    if (i - a1 != j - b1) return i - a1 < j - b1;  // fewer significant digits: smaller
+    const int c = a.compare(a1, i - a1, b, b1, j - b1);
+    if (c != 0) return c < 0;
+    if (zeros == 0 && a1 - a0 != b1 - b0) zeros = a1 - a0 < b1 - b0 ? -1 : 1;
+  }
+  if (i < a.size() || j < b.size()) return j < b.size();  // a prefix sorts first
+  return zeros < 0;
+}
+
+std::vector<std::uint32_t> hostname_order(const Fabric& fabric, const std::vector<Host>& hosts) {
+  std::vector<std::uint32_t> order(hosts.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto name = [&](std::uint32_t i) -> const std::string& {
+    const Node& node = fabric.node(hosts[i].port.node);
+    return node.description.empty() ? node.name : node.description;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    const std::string &a = name(x), &b = name(y);
+    if (natural_less(a, b)) return true;
+    if (natural_less(b, a)) return false;
+    return hosts[x].port.port < hosts[y].port.port;
+  });
+  return order;
 }
 
 std::vector<Host> select_hosts(const Fabric& fabric, const HostFilter& filter) {

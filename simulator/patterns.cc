@@ -160,6 +160,9 @@ PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
     spec.mapping = MappingKind::linear;
   } else if (mapping == "random") {
     spec.mapping = MappingKind::random;
+  } else if (mapping == "hostname") {  // a fixed rank -> host list, as a file gives
+    spec.mapping = MappingKind::file;
+    spec.mapping_hosts = hostname_order(fabric, hosts);
   } else {
     spec.mapping = MappingKind::file;
     const auto lines = read_lines(mapping);

@@ -54,8 +54,9 @@ struct PatternSpec {
 };
 
 // Parses "bisect", "shift", "file:PATH", "orcs:rand", ... and the options
-// around them. `grid` is "8x8" or empty; `mapping` is "linear", "random", a
-// file of GUIDs/LIDs, one per rank, or empty for the pattern's own default
+// around them. `grid` is "8x8" or empty; `mapping` is "linear", "random",
+// "hostname" (hostname_order), a file of GUIDs/LIDs, one per rank, or empty
+// for the pattern's own default
 // (linear; random for orcs:*, which draw a new mapping every run as ORCS does); file patterns hold
 // "SRC DST" per line, each a port GUID, node GUID (its first host port) or LID. Throws on errors.
 PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,

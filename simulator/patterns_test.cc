@@ -184,5 +184,29 @@ TEST(Patterns, FileAndMapping) {
   EXPECT_EQ(f[0].dst, 2u);
 }
 
+TEST(Patterns, HostnameMappingRanksServerByServer) {
+  // 2 servers x 2 HCAs: fabric order node001 mlx5_0, node002 mlx5_0,
+  // node001 mlx5_1, node002 mlx5_1; hostname order the servers' HCAs in turn.
+  Fabric fabric = topo::build_fabric(topo::rail_optimized(1, 2, 2, 1, 1));
+  psssp::testing::assign_lids(fabric);
+  const std::vector<Host> hosts = select_hosts(fabric, {});
+  const PatternSpec spec = parse_pattern("ring", "", "hostname", "", fabric, hosts);
+  EXPECT_EQ(spec.mapping_hosts, (std::vector<std::uint32_t>{0, 2, 1, 3}));
+  const PatternGenerator gen(hosts, spec, 1);
+  EXPECT_FALSE(gen.random());
+  std::vector<Flow> f;
+  PatternGenerator::Scratch s;
+  gen.flows(0, f, s);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (const Flow& flow : f) pairs.emplace_back(flow.src, flow.dst);
+  // Rank i -> i + 1: node001 mlx5_0 -> node001 mlx5_1 -> node002 mlx5_0 -> ...
+  EXPECT_EQ(pairs,
+            (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 2}, {2, 1}, {1, 3}, {3, 0}}));
+  // The linear mapping keeps the fabric order.
+  const PatternGenerator linear(hosts, parse_pattern("ring", "", "linear", "", fabric, hosts), 1);
+  linear.flows(0, f, s);
+  EXPECT_EQ(f[0].dst, 1u);
+}
+
 }  // namespace
 }  // namespace psssp::sim
