@@ -14,6 +14,7 @@ demo=(
   libboost-graph-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
   opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
   python3 python3-matplotlib graphviz
+  libopenmpi-dev openmpi-bin
 )
 test_only=(
   clang libclang-rt-14-dev clang-format
