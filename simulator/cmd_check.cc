@@ -206,6 +206,14 @@ void define_options(CLI::App& cmd, CheckOptions& o) {
       cmd.add_flag("--deadlock", o.deadlock,
                    "also check for credit loops (cyclic channel dependencies per VL);\n"
                    "exit status 1 and one concrete cycle if there is one");
+  cmd.add_option_function<std::string>(
+         "--deadlock-scope",
+         [&o](const std::string& v) { o.deadlock_inputs.hosts_scope = v == "hosts"; },
+         "which credit-loop verdict sets the exit status: hosts (host-to-host\n"
+         "routes; the default) or all (switch LIDs too). Both are reported")
+      ->check(CLI::IsMember({"hosts", "all"}))
+      ->type_name("hosts|all")
+      ->needs(deadlock);
   CLI::Option* sl_file =
       cmd.add_option("--sl-file", o.deadlock_inputs.sl_file,
                      "SL per route: \"SLID DLID SL\" lines (default: SL 0 everywhere)")

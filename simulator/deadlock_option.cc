@@ -29,6 +29,36 @@ std::vector<unsigned> layers_from_hosts(const Fabric& fabric, const LayerTable& 
   return layers;
 }
 
+void scope_text(std::ostringstream& text, const Fabric& fabric, const char* scope,
+                const deadlock::DeadlockReport& r) {
+  std::string vls;
+  for (const auto vl : r.vls) vls += (vls.empty() ? "" : ",") + std::to_string(vl);
+  text << "  " << scope << ": ";
+  if (r.deadlock_free) {
+    text << "none; " << r.dependencies << " channel dependencies on VLs {" << vls << "}\n";
+  } else {
+    text << "CYCLE on VLs {" << vls << "}\n" << deadlock::format_cycle(fabric, r);
+    if (text.str().back() != '\n') text << '\n';
+  }
+}
+
+cli::Json scope_json(const Fabric& fabric, const deadlock::DeadlockReport& r) {
+  cli::Json json = {{"deadlock_free", r.deadlock_free},
+                    {"dependencies", r.dependencies},
+                    {"vls", r.vls},
+                    {"routes", r.routes},
+                    {"cycle", cli::Json::array()}};
+  for (const deadlock::CycleLink& c : r.cycle)
+    json["cycle"].push_back(
+        {{"switch_guid", hex_guid(c.switch_guid)},
+         {"port", c.channel.port},
+         {"vl", c.vl},
+         {"slid", c.slid},
+         {"dlid", c.dlid},
+         {"switch_route", !deadlock::switch_ends(fabric, c.slid, c.dlid).empty()}});
+  return json;
+}
+
 }  // namespace
 
 DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables& lfts,
@@ -57,33 +87,34 @@ DeadlockOutcome check_credit_loops(const Fabric& fabric, const ForwardingTables&
   const std::string vl_origin =
       in.sl2vl_dump.empty() ? "identity SL-to-VL" : "SL-to-VL from " + in.sl2vl_dump;
 
-  const deadlock::DeadlockReport r = deadlock::check_deadlock(fabric, lfts, *sls, sl2vl);
+  const deadlock::DeadlockReport hosts =
+      deadlock::check_deadlock(fabric, lfts, *sls, sl2vl, deadlock::RouteScope::hosts);
+  const deadlock::DeadlockReport all =
+      deadlock::check_deadlock(fabric, lfts, *sls, sl2vl, deadlock::RouteScope::all);
+  const deadlock::DeadlockReport& chosen = in.hosts_scope ? hosts : all;
   DeadlockOutcome out;
-  out.deadlock_free = r.deadlock_free;
+  out.deadlock_free = chosen.deadlock_free;
   std::ostringstream text;
-  text << "credit loops (" << sl_origin << ", " << vl_origin << "): ";
-  std::string vls;
-  for (const auto vl : r.vls) vls += (vls.empty() ? "" : ",") + std::to_string(vl);
-  if (r.deadlock_free) {
-    text << "none; " << r.dependencies << " channel dependencies on VLs {" << vls << "}\n";
-  } else {
-    text << "CYCLE on VLs {" << vls << "}\n" << deadlock::format_cycle(fabric, r);
-    if (text.str().back() != '\n') text << '\n';
-  }
+  text << "credit loops (" << sl_origin << ", " << vl_origin << "):\n";
+  scope_text(text, fabric, "host-to-host routes", hosts);
+  scope_text(text, fabric, "all routes (switch LIDs included)", all);
+  if (all.switch_unrouted + all.switch_broken + all.switch_loops)
+    text << "  routes from or to switch LIDs that fail: " << all.switch_unrouted
+         << " dead-end (no LFT entry), " << all.switch_broken << " sent to a dead port, "
+         << all.switch_loops << " in a forwarding loop\n";
+  text << "  verdict (exit status) from " << (in.hosts_scope ? "host-to-host" : "all")
+       << " routes (--deadlock-scope " << (in.hosts_scope ? "hosts" : "all") << ")\n";
   out.text = text.str();
-  out.json = {{"deadlock_free", r.deadlock_free},
-              {"dependencies", r.dependencies},
-              {"vls", r.vls},
-              {"cycle", cli::Json::array()}};
-  for (const deadlock::CycleLink& c : r.cycle)
-    out.json["cycle"].push_back({{"switch_guid", hex_guid(c.switch_guid)},
-                                 {"port", c.channel.port},
-                                 {"vl", c.vl},
-                                 {"slid", c.slid},
-                                 {"dlid", c.dlid}});
+  out.json = scope_json(fabric, chosen);
+  out.json["scope"] = in.hosts_scope ? "hosts" : "all";
+  out.json["hosts"] = scope_json(fabric, hosts);
+  out.json["all"] = scope_json(fabric, all);
+  out.json["all"]["switch_routes_failed"] = {{"dead_end", all.switch_unrouted},
+                                             {"dead_port", all.switch_broken},
+                                             {"loop", all.switch_loops}};
   if (!sl_file_summary.is_null()) out.json["sl_file"] = sl_file_summary;
   if (!layer_table_summary.is_null()) out.json["layer_table"] = layer_table_summary;
-  out.json["seconds"] = r.seconds;
+  out.json["seconds"] = hosts.seconds + all.seconds;
   return out;
 }
 

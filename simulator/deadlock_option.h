@@ -15,8 +15,13 @@ struct DeadlockInputs {
   std::string sl_file;      // "SLID DLID SL" lines
   std::string layer_table;  // psssp-layers file written by the engine
   std::string sl2vl_dump;   // opensm-sl2vl.dump; identity when empty
+  bool hosts_scope = true;  // --deadlock-scope hosts (the default): host-to-host routes set
+                            // the verdict; false: all routes
 };
 
+// Both scopes are checked: host-to-host routes, and all routes (switch LIDs
+// as sources and destinations too); deadlock_free is the one of the scope
+// that sets the exit status.
 struct DeadlockOutcome {
   bool deadlock_free = true;
   std::string text;  // human-readable lines, newline-terminated

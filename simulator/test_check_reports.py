@@ -143,3 +143,25 @@ def test_fdbs_reads_as_the_lfts_dump(captures):
     assert [p.returncode for p in procs] == [1, 1] and plain(checks[0]) == plain(checks[1])
     same = run([SIM, "check", lst, "--routes", fdbs, "--same-as", lfts]).stdout
     assert "tables identical" in same
+
+
+def test_deadlock_scopes_reported(captures):
+    """check --deadlock gives the verdict for host-to-host routes and for all
+    routes (switch LIDs too), in text and JSON; --deadlock-scope picks the
+    one that sets the exit status."""
+    lst, _, lfts, _ = captures["torus"]
+    text = run([SIM, "check", lst, "--routes", lfts, "--deadlock"], check=False).stdout
+    assert "  host-to-host routes: CYCLE" in text, text
+    assert "  all routes (switch LIDs included): CYCLE" in text, text
+    assert "verdict (exit status) from host-to-host routes (--deadlock-scope hosts)" in text
+    for scope in ("hosts", "all"):
+        proc = run([SIM, "check", lst, "--routes", lfts, "--deadlock", "--json",
+                    "--deadlock-scope", scope], check=False)
+        loops = json.loads(proc.stdout)["deadlock"]
+        assert proc.returncode == 1 and loops["scope"] == scope
+        assert loops["deadlock_free"] is False and loops["cycle"] == loops[scope]["cycle"]
+        assert loops["all"]["routes"] > loops["hosts"]["routes"] == 48 * 48
+        assert loops["all"]["switch_routes_failed"] == {"dead_end": 0, "dead_port": 0, "loop": 0}
+    bad = run([SIM, "check", lst, "--routes", lfts, "--deadlock", "--deadlock-scope", "some"],
+              check=False)
+    assert bad.returncode == 2 and "--deadlock-scope" in bad.stderr

@@ -341,7 +341,8 @@ def test_json_reports(fab, tmp_path):
     loops = json.loads(reports["deadlock"].stdout)["deadlock"]
     assert loops["deadlock_free"] is False and loops["vls"] == [0]
     for link in loops["cycle"]:
-        assert set(link) == {"switch_guid", "port", "vl", "slid", "dlid"} and link["vl"] == 0
+        assert set(link) == {"switch_guid", "port", "vl", "slid", "dlid", "switch_route"}
+        assert link["vl"] == 0
     route = json.loads(reports["route"].stdout)
     assert route["switches"] == 9 and route["unreachable"] == [] and route["effort"] == "full"
     assert reports["route"].stderr == ""  # the summary went to the JSON

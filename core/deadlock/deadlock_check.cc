@@ -11,14 +11,17 @@
 namespace psssp::deadlock {
 
 DeadlockReport check_deadlock(const Fabric& fabric, const ForwardingTables& lfts,
-                              const SlSource& sls, const Sl2VlTables& sl2vl) {
+                              const SlSource& sls, const Sl2VlTables& sl2vl, RouteScope scope) {
   const auto start = std::chrono::steady_clock::now();
-  const ChannelDependencies cdg = build_channel_dependencies(fabric, lfts, sls, sl2vl);
+  const ChannelDependencies cdg = build_channel_dependencies(fabric, lfts, sls, sl2vl, scope);
   DeadlockReport report;
   report.routes = cdg.routes;
   report.unrouted = cdg.unrouted;
   report.broken = cdg.broken;
   report.loops = cdg.loops;
+  report.switch_unrouted = cdg.switch_unrouted;
+  report.switch_broken = cdg.switch_broken;
+  report.switch_loops = cdg.switch_loops;
   report.dependencies = boost::num_edges(cdg.graph);
   report.dependencies_per_vl = cdg.dependencies_per_vl;
   report.vls = cdg.vls;
@@ -63,9 +66,20 @@ std::string format_cycle(const Fabric& fabric, const DeadlockReport& report) {
     out += "  " + describe_node(fabric, l.channel.node) + " port " +
            std::to_string(l.channel.port) + " -> " + describe_node(fabric, to.node) + " [VL " +
            std::to_string(l.vl) + "]  route " + std::to_string(l.slid) + " -> " +
-           std::to_string(l.dlid) + "\n";
+           std::to_string(l.dlid) + switch_ends(fabric, l.slid, l.dlid) + "\n";
   }
   return out;
+}
+
+std::string switch_ends(const Fabric& fabric, Lid slid, Lid dlid) {
+  std::string out;
+  for (const auto& [lid, word] : {std::pair<Lid, const char*>{slid, "from"}, {dlid, "to"}}) {
+    const PortRef p = fabric.port_of_lid(lid);
+    if (!p.valid() || !fabric.node(p.node).is_switch()) continue;
+    out +=
+        std::string(out.empty() ? " (" : ", ") + word + " switch " + describe_node(fabric, p.node);
+  }
+  return out.empty() ? out : out + ")";
 }
 
 }  // namespace psssp::deadlock

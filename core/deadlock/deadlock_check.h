@@ -17,6 +17,7 @@
 #include "fabric/forwarding_tables.h"
 #include "fabric/sl2vl.h"
 #include "fabric/sl_source.h"
+#include "route_scope.h"
 
 namespace psssp::deadlock {
 
@@ -38,14 +39,19 @@ struct DeadlockReport {
   std::size_t unrouted = 0;      // of those: no LFT entry on the way
   std::size_t broken = 0;        // sent to a missing or unusable port
   std::size_t loops = 0;         // caught in a forwarding loop
+  // Of unrouted, broken and loops: the routes from or to a switch LID.
+  std::size_t switch_unrouted = 0, switch_broken = 0, switch_loops = 0;
   std::size_t dependencies = 0;  // CDG edges over all VLs
   std::array<std::size_t, kVlCount> dependencies_per_vl{};
   std::vector<std::uint8_t> vls;  // VLs carrying switch-to-switch dependencies
   double seconds = 0.0;
 };
 
+// `scope`: which routes count (dependency_graph.h); by default those from
+// host ports to every LID.
 DeadlockReport check_deadlock(const Fabric& fabric, const ForwardingTables& lfts,
-                              const SlSource& sls, const Sl2VlTables& sl2vl);
+                              const SlSource& sls, const Sl2VlTables& sl2vl,
+                              RouteScope scope = RouteScope::from_hosts);
 DeadlockReport check_deadlock(const Fabric& fabric, const ForwardingTables& lfts,
                               const SlSource& sls);
 DeadlockReport check_deadlock(const Fabric& fabric, const ForwardingTables& lfts);
@@ -53,6 +59,11 @@ DeadlockReport check_deadlock(const Fabric& fabric, const ForwardingTables& lfts
 // Human-readable cycle, one line per channel:
 //   credit loop on VL 0 over 4 channels:
 //     "s0" (0x...) port 2 -> "s1" (0x...) [VL 0]  route 5 -> 12
+// A route from or to a switch's own LID says so ("route 5 -> 12 (to switch
+// "s3" (0x...))").
 std::string format_cycle(const Fabric& fabric, const DeadlockReport& report);
+// " (from switch ..., to switch ...)" for the switch ends of a route; empty
+// for a host-to-host route.
+std::string switch_ends(const Fabric& fabric, Lid slid, Lid dlid);
 
 }  // namespace psssp::deadlock

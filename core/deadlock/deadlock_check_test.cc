@@ -180,6 +180,44 @@ TEST(DeadlockCheck, UnroutedAndBrokenRoutesAreCounted) {
   EXPECT_TRUE(r.deadlock_free);
 }
 
+// A 4-switch ring, one host each: host LIDs routed along the line
+// sw-0 .. sw-3 (never over the sw-3 - sw-0 cable), switch LIDs always
+// clockwise. Host-to-host routes cannot loop; the routes to and from switch
+// LIDs close the ring.
+TEST(DeadlockCheck, ScopesHostsAndAll) {
+  const Fabric f = ring(4, 1);  // port 1 host, 2 "+" (sw-3's to sw-0), 3 "-"
+  ForwardingTables lfts = min_hop_lfts(f);
+  std::vector<NodeId> sw(4);
+  for (unsigned i = 0; i < 4; ++i) sw[i] = *f.find_by_name("sw-" + std::to_string(i));
+  for (unsigned i = 0; i < 4; ++i)
+    for (unsigned j = 0; j < 4; ++j) {
+      const Lid host = f.node(*f.find_by_name("h-" + std::to_string(j))).ports[1].lid;
+      lfts.set(sw[i], host, j > i ? 2 : j < i ? 3 : 1);
+      if (j != i) lfts.set(sw[i], f.node(sw[j]).ports[0].lid, 2);
+    }
+  const DeadlockReport hosts =
+      check_deadlock(f, lfts, UniformSl(0), Sl2VlTables(), RouteScope::hosts);
+  EXPECT_TRUE(hosts.deadlock_free);
+  EXPECT_EQ(hosts.routes, 4u * 4u);  // every host to every host LID, itself included
+  const DeadlockReport all = check_deadlock(f, lfts, UniformSl(0), Sl2VlTables(), RouteScope::all);
+  EXPECT_FALSE(all.deadlock_free);
+  EXPECT_EQ(all.routes, 4u * 8u + 4u * 7u);  // hosts to every LID, switches to the others
+  bool marked = false;
+  for (const CycleLink& l : all.cycle) marked = marked || !switch_ends(f, l.slid, l.dlid).empty();
+  EXPECT_TRUE(marked);
+  EXPECT_NE(format_cycle(f, all).find(" switch \"sw-"), std::string::npos);
+  EXPECT_EQ(switch_ends(f, f.node(*f.find_by_name("h-0")).ports[1].lid,
+                        f.node(*f.find_by_name("h-1")).ports[1].lid),
+            "");
+
+  // A dead end to a switch LID counts in all, not in hosts.
+  lfts.set(sw[0], f.node(sw[2]).ports[0].lid, kNoPath);
+  const DeadlockReport dead = check_deadlock(f, lfts, UniformSl(0), Sl2VlTables(), RouteScope::all);
+  EXPECT_EQ(dead.switch_unrouted, 4u);  // from h-0, sw-0, and h-3, sw-3 by way of sw-0
+  EXPECT_EQ(dead.unrouted, dead.switch_unrouted);
+  EXPECT_EQ(check_deadlock(f, lfts, UniformSl(0), Sl2VlTables(), RouteScope::hosts).unrouted, 0u);
+}
+
 TEST(DeadlockCheck, LmcRangesAreSourcesAndDestinations) {
   Fabric f = grid({4}, true, 1);
   testing::assign_lids(f, 1);

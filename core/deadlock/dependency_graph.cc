@@ -43,13 +43,27 @@ struct SourceKey {
 }  // namespace
 
 ChannelDependencies build_channel_dependencies(const Fabric& fabric, const ForwardingTables& lfts,
-                                               const SlSource& sls, const Sl2VlTables& sl2vl) {
+                                               const SlSource& sls, const Sl2VlTables& sl2vl,
+                                               RouteScope scope) {
   ChannelDependencies result;
   result.channel_count = fabric.channel_count();
   const DependencySlots slots(fabric);
   WitnessTable witnesses(slots.size());
-  const std::vector<SourceSwitch> sources = source_switches(fabric);
-  const std::vector<Lid> destinations = destination_lids(fabric);
+  std::vector<SourceSwitch> sources = source_switches(fabric);
+  std::vector<Lid> destinations = destination_lids(fabric);
+  const auto is_switch_lid = [&](Lid lid) {
+    return fabric.node(fabric.port_of_lid(lid).node).is_switch();
+  };
+  if (scope == RouteScope::hosts)
+    destinations.erase(std::remove_if(destinations.begin(), destinations.end(), is_switch_lid),
+                       destinations.end());
+  const std::size_t host_sources = sources.size();
+  if (scope == RouteScope::all)
+    for (NodeId sw : fabric.switches()) {
+      const Port& own = fabric.node(sw).ports[0];
+      if (own.lid != 0)
+        sources.push_back(SourceSwitch{sw, {SourcePort{0, own.lid, own.lid_count()}}});
+    }
   const bool per_switch = sls.by_source_switch();
   const bool per_port = sl2vl.port_dependent();
 
@@ -57,14 +71,27 @@ ChannelDependencies build_channel_dependencies(const Fabric& fabric, const Forwa
   std::vector<Hop> hops;
   std::vector<SourceKey> seen;
   std::vector<std::uint8_t> vl_of_hop;
-  for (const SourceSwitch& src : sources) {
+  for (std::size_t si = 0; si < sources.size(); ++si) {
+    const SourceSwitch& src = sources[si];
+    const bool from_switch = si >= host_sources;
     for (Lid dlid : destinations) {
+      if (from_switch && fabric.port_of_lid(dlid).node == src.node) continue;  // itself
       const WalkEnd end = walk_route(tracer, src.node, dlid, hops);
       const std::size_t routes_here = src.lid_count();
       result.routes += routes_here;
-      if (end == WalkEnd::unrouted) result.unrouted += routes_here;
-      if (end == WalkEnd::broken) result.broken += routes_here;
-      if (end == WalkEnd::loop) result.loops += routes_here;
+      const bool switch_end = from_switch || is_switch_lid(dlid);
+      if (end == WalkEnd::unrouted) {
+        result.unrouted += routes_here;
+        if (switch_end) result.switch_unrouted += routes_here;
+      }
+      if (end == WalkEnd::broken) {
+        result.broken += routes_here;
+        if (switch_end) result.switch_broken += routes_here;
+      }
+      if (end == WalkEnd::loop) {
+        result.loops += routes_here;
+        if (switch_end) result.switch_loops += routes_here;
+      }
       if (hops.size() < 2) continue;  // no switch-to-switch dependency
       // Routes from this switch differ only in SL and the host's in-port;
       // walk the VLs once per distinct (in-port, SL).

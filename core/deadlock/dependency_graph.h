@@ -15,6 +15,7 @@
 #include "fabric/forwarding_tables.h"
 #include "fabric/sl2vl.h"
 #include "fabric/sl_source.h"
+#include "route_scope.h"
 
 namespace psssp::deadlock {
 
@@ -36,6 +37,8 @@ struct ChannelDependencies {
   std::size_t unrouted = 0;       // routes that end at a kNoPath entry
   std::size_t broken = 0;         // routes sent to a missing or unusable port
   std::size_t loops = 0;          // routes caught in a forwarding loop
+  // Of unrouted, broken and loops: the routes from or to a switch LID.
+  std::size_t switch_unrouted = 0, switch_broken = 0, switch_loops = 0;
   std::array<std::size_t, kVlCount> dependencies_per_vl{};
 
   ChannelId channel_of(DependencyVertex v) const {
@@ -44,9 +47,10 @@ struct ChannelDependencies {
   std::uint8_t vl_of(DependencyVertex v) const { return vls[v / channel_count]; }
 };
 
-// Routes: every source host port (each LID of its LMC range) to every LID a
-// port owns, following `lfts`; SL from `sls`, VL per hop from `sl2vl`.
+// Routes of `scope`, following `lfts`; SL from `sls` (a switch's route: SL of
+// its LID), VL per hop from `sl2vl` (a switch's route enters on port 0).
 ChannelDependencies build_channel_dependencies(const Fabric& fabric, const ForwardingTables& lfts,
-                                               const SlSource& sls, const Sl2VlTables& sl2vl);
+                                               const SlSource& sls, const Sl2VlTables& sl2vl,
+                                               RouteScope scope = RouteScope::from_hosts);
 
 }  // namespace psssp::deadlock
