@@ -170,7 +170,10 @@ def fabric_cells(args, family, name, spec, patterns, mappings):
            "--mapping", mappings[0], "--no-plot", "--keep"]
     for pattern in patterns:
         cmd += ["--pattern", pattern]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
+        print("bench_patterns: compare-engines failed on %s (its messages above); skipped"
+              % name, file=sys.stderr, flush=True)
+        return []
     with open(os.path.join(out, "results.json")) as f:
         result = json.load(f)
     engines = {e["engine"]: e for e in result["engines"]}
@@ -194,7 +197,12 @@ def score_kept(args, work, engines, pattern, mapping):
            "--seed", str(args.seed), "--pattern", pattern, "--mapping", mapping, "--json"]
     for e in engines:
         cmd += ["--routes", os.path.join(work, "routes", e + ".fts"), "--name", e]
-    result = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        print("bench_patterns: %s" % (res.stderr.strip() or "psssp-sim score failed"),
+              file=sys.stderr, flush=True)
+        return {}
+    result = json.loads(res.stdout)
     values = {}
     for res in result["results"]:
         ci = (res["ci95"][1] - res["ci95"][0]) / 2 if result["random"] else 0.0
