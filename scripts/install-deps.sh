@@ -21,6 +21,7 @@ test_only=(
   python3-pytest python3-pytest-xdist python3-pytest-timeout
   chromium
   debhelper dpkg-dev fakeroot lintian
+  ibutils
 )
 
 usage() {

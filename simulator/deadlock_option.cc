@@ -47,6 +47,9 @@ cli::Json scope_json(const Fabric& fabric, const deadlock::DeadlockReport& r) {
                     {"dependencies", r.dependencies},
                     {"vls", r.vls},
                     {"routes", r.routes},
+                    {"unrouted", r.unrouted},
+                    {"broken", r.broken},
+                    {"loops", r.loops},
                     {"cycle", cli::Json::array()}};
   for (const deadlock::CycleLink& c : r.cycle)
     json["cycle"].push_back(

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""ibdmchk (ibutils) as a second opinion on psssp-sim check --deadlock: on a
+torus, a dragonfly and a fat tree with failed cables, for every OpenSM
+engine, ibdmchk's verdict on OpenSM's own opensm-subnet.lst and opensm.fdbs
+equals psssp-sim's on the same files: host-to-host routes against plain
+ibdmchk, all routes against ibdmchk -a. Both tools judge the LFTs with every
+route on SL 0 (no path-SL or SL-to-VL files)."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from ibsim_session import IbsimFabric
+from opensm_engines import ALL_ENGINES
+from psssp_tools import binary, generate, plugin_env, psssp_conf, run
+
+FABRICS = {
+    "torus": ("torus", "--dims", "4x4"),
+    "dragonfly": ("dragonfly", "--a", 4, "--p", 2, "--h", 2),
+    "faulted-fat-tree": ("fattree2", "--leaves", 4, "--hosts-per-leaf", 3, "--spines", 3,
+                         "--fail", 0.3, "--seed", 3),
+}
+
+def ibdmchk_verdict(workdir, subnet, fdbs, everything):
+    """"loops", "none" or "unrouted" (ibdmchk could not trace every path, so
+    it built no dependency graph) from ibdmchk's output. Debian's ibdmchk
+    (ibutils 1.5.7) segfaults right after printing its verdict (exit 139):
+    the verdict is read from the output whatever the exit status."""
+    mcfdbs = os.path.join(workdir, "empty.mcfdbs")  # no multicast routes
+    open(mcfdbs, "w").close()
+    proc = subprocess.run(["ibdmchk", "-s", subnet, "-f", fdbs, "-m", mcfdbs] +
+                          (["-a"] if everything else []),
+                          capture_output=True, text=True, errors="replace", cwd=workdir,
+                          timeout=120)
+    out = proc.stdout
+    if "-I- no credit loops found" in out:
+        return "none"
+    if "-E- credit loops in routing" in out:
+        return "loops"
+    # It checks the paths' connectivity first and stops at a failed one, or
+    # leaves the graph unbuilt when a path it traces for it fails.
+    if ("-E- Some Point to Point Traversals Failed." in out or
+            "-E- Fail to build dependency graphs." in out):
+        return "unrouted"
+    raise AssertionError("no ibdmchk verdict (exit %d):\n%s" % (proc.returncode, out[-3000:]))
+
+
+def psssp_sim_verdict(scope):
+    """The same three-way verdict from one scope of check --json's deadlock."""
+    if scope["unrouted"] + scope["broken"] + scope["loops"]:
+        return "unrouted"
+    return "none" if scope["deadlock_free"] else "loops"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Per fabric and engine: OpenSM's opensm-subnet.lst and opensm.fdbs."""
+    out = {}
+    for name, spec in FABRICS.items():
+        d = tmp_path_factory.mktemp(name)
+        net = generate(spec[0], str(d / "f.net"), *spec[1:])
+        with IbsimFabric(net, d) as fabric:
+            for engine in ALL_ENGINES:
+                if engine == "psssp":
+                    osm = fabric.run_opensm(conf=psssp_conf(""), env_extra=plugin_env())
+                else:
+                    osm = fabric.run_opensm(["-R", engine])
+                assert osm.subnet_up, (name, engine, osm.log[-2000:])
+                out[name, engine] = (osm.workdir, osm.dump("opensm-subnet.lst"),
+                                     osm.dump("opensm.fdbs"))
+    return out
+
+
+def test_ibdmchk_agrees_per_engine_and_scope(runs):
+    table, disagreements = [], []
+    for (name, engine), (workdir, subnet, fdbs) in sorted(runs.items()):
+        proc = run([binary("psssp-sim"), "check", subnet, "--routes", fdbs, "--deadlock",
+                    "--json"], check=False)
+        assert proc.returncode in (0, 1), proc.stderr
+        loops = json.loads(proc.stdout)["deadlock"]
+        for scope, everything in (("hosts", False), ("all", True)):
+            ours = psssp_sim_verdict(loops[scope])
+            theirs = ibdmchk_verdict(workdir, subnet, fdbs, everything)
+            table.append("%-16s %-10s %-5s psssp-sim %-8s ibdmchk %s" % (
+                name, engine, scope, ours, theirs))
+            if ours != theirs:
+                disagreements.append(table[-1])
+    print("\n".join(table))
+    assert not disagreements, "\n".join(disagreements)
