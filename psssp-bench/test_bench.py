@@ -8,15 +8,18 @@ rank and the time limit stop every rank with no result file."""
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 from psssp_tools import binary, build_dir, generate, run
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 MPIRUN = shutil.which("mpirun")
 pytestmark = pytest.mark.skipif(MPIRUN is None, reason="Open MPI's mpirun is not installed")
 
@@ -164,6 +167,11 @@ def test_bisect_same_flows_as_simulator_every_flow_measured(fabric):
     assert "measured eBB" in proc.stdout and "predicted eBB" in proc.stdout
     assert "correlation" in proc.stdout
 
+    # Measured against predicted per run, as a PNG.
+    png = d / "bisect.png"
+    run([sys.executable, os.path.join(HERE, "plot_bench.py"), str(out["json"]), "-o", str(png)])
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
 
 @pytest.mark.parametrize("pattern,ranks", [("permutation", 5), ("shift", 4),
                                            ("recursive-doubling", 6)])
@@ -281,3 +289,14 @@ def test_rank_dying_mid_run_ends_the_job(fabric):
             proc.communicate()
     assert proc.returncode != 0, stdout + stderr
     assert not os.path.exists(out), "a result file was written"
+
+
+def test_help_and_man_page_name_every_option():
+    env = dict(os.environ, **MPI_ENV)
+    usage = subprocess.run([bench_binary(), "--help"], capture_output=True, text=True, env=env,
+                           timeout=60, check=True).stdout
+    options = set(re.findall(r"^  (?:-h,)?(--[a-z-]+)", usage, re.M))
+    assert {"--fabric", "--routes", "--map", "--pattern", "--bytes", "--json"} <= options, usage
+    with open(os.path.join(HERE, "psssp-bench.1")) as f:
+        page = f.read().replace("\\-", "-")
+    assert [o for o in sorted(options) if o not in page] == []
