@@ -20,6 +20,7 @@
 #include "formats/guid_list.h"
 #include "formats/layer_table_io.h"
 #include "formats/lft_io.h"
+#include "ibdmchk_files.h"
 #include "routing/incremental.h"
 #include "routing/option_names.h"
 #include "routing/psssp_routing.h"
@@ -38,6 +39,7 @@ struct RouteOptions {
   std::string previous, reference;  // incremental re-routing (routing/incremental.h)
   unsigned vls = 0;                 // deadlock-free mode: virtual layers, as the plugin's vls=N
   std::string layers_out;           // the layer table the plugin would program
+  std::string ibdmchk_out;          // prefix of the files for ibdmchk
   bool json = false;
   RoutingOptions routing;
   IncrementalOptions incremental;
@@ -213,6 +215,14 @@ int route(RouteOptions& o) {
     fallback = std::move(d.fallback);
     if (!o.layers_out.empty())
       write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, layers.table);
+    if (!o.ibdmchk_out.empty()) {
+      write_ibdmchk_path_sls(outputs.open(o.ibdmchk_out + "path-sl.ibdmchk", "--ibdmchk-out"),
+                             fabric, layers.table);
+      write_ibdmchk_sl2vl(outputs.open(o.ibdmchk_out + "sl2vl.ibdmchk", "--ibdmchk-out"), fabric,
+                          o.vls);
+      write_ibdmchk_fdbs(outputs.open(o.ibdmchk_out + "fdbs.ibdmchk", "--ibdmchk-out"), fabric,
+                         result.lfts);
+    }
   }
   write_lfts(out, fabric, result.lfts);
   if (o.json) {
@@ -323,6 +333,12 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
                  "with --vls: write the layer table the plugin would program\n"
                  "(its psssp-layers.dump; psssp-sim check --deadlock --layers FILE)")
       ->type_name("FILE")
+      ->needs(vls);
+  cmd.add_option("--ibdmchk-out", o.ibdmchk_out,
+                 "with --vls: write PREFIXpath-sl.ibdmchk, PREFIXsl2vl.ibdmchk and\n"
+                 "PREFIXfdbs.ibdmchk for ibdmchk -c, -d and -f (with OpenSM's\n"
+                 "opensm-subnet.lst of the same LIDs as -s)")
+      ->type_name("PREFIX")
       ->needs(vls);
   cli::add_threads(cmd, r.threads, "worker threads; the tables do not depend on it");
   CLI::Option* previous =

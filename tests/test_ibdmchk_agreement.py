@@ -23,7 +23,7 @@ FABRICS = {
                          "--fail", 0.3, "--seed", 3),
 }
 
-def ibdmchk_verdict(workdir, subnet, fdbs, everything):
+def ibdmchk_verdict(workdir, subnet, fdbs, everything, extra=()):
     """"loops", "none" or "unrouted" (ibdmchk could not trace every path, so
     it built no dependency graph) from ibdmchk's output. Debian's ibdmchk
     (ibutils 1.5.7) segfaults right after printing its verdict (exit 139):
@@ -31,7 +31,7 @@ def ibdmchk_verdict(workdir, subnet, fdbs, everything):
     mcfdbs = os.path.join(workdir, "empty.mcfdbs")  # no multicast routes
     open(mcfdbs, "w").close()
     proc = subprocess.run(["ibdmchk", "-s", subnet, "-f", fdbs, "-m", mcfdbs] +
-                          (["-a"] if everything else []),
+                          (["-a"] if everything else []) + list(extra),
                           capture_output=True, text=True, errors="replace", cwd=workdir,
                           timeout=120)
     out = proc.stdout
@@ -89,3 +89,28 @@ def test_ibdmchk_agrees_per_engine_and_scope(runs):
                 disagreements.append(table[-1])
     print("\n".join(table))
     assert not disagreements, "\n".join(disagreements)
+
+
+def test_ibdmchk_accepts_psssp_layer_files(tmp_path):
+    """psssp-sim route --vls 8 --ibdmchk-out on a 3-D torus whose routes need
+    more than one layer (LIDs from OpenSM's opensm-subnet.lst): ibdmchk reads
+    the path SLs (-c), SL-to-VL maps (-d) and routes (-f) and finds no credit
+    loop, host-to-host or with -a; the same routes on SL 0 loop."""
+    net = generate("torus", str(tmp_path / "f.net"), "--dims", "4x4x6")
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = fabric.run_opensm(["-R", "minhop"])
+    subnet = osm.dump("opensm-subnet.lst")
+    prefix = str(tmp_path / "psssp-")
+    proc = run([binary("psssp-sim"), "route", subnet, "--vls", 8, "-o", tmp_path / "t.lfts",
+                "--layers-out", tmp_path / "t.layers", "--ibdmchk-out", prefix, "--json"])
+    assert json.loads(proc.stdout)["layers"]["needed"] >= 2
+    files = ["-c", prefix + "path-sl.ibdmchk", "-d", prefix + "sl2vl.ibdmchk"]
+    fdbs = prefix + "fdbs.ibdmchk"
+    for everything in (False, True):
+        assert ibdmchk_verdict(str(tmp_path), subnet, fdbs, everything, files) == "none"
+    assert ibdmchk_verdict(str(tmp_path), subnet, fdbs, False) == "loops"
+    # psssp-sim reads the same .fdbs and agrees, in both scopes.
+    loops = json.loads(run([binary("psssp-sim"), "check", subnet, "--routes", fdbs, "--deadlock",
+                            "--layers", tmp_path / "t.layers", "--json"]).stdout)["deadlock"]
+    assert loops["hosts"]["deadlock_free"] and loops["all"]["deadlock_free"]
+    assert loops["vls"] == list(range(8))
