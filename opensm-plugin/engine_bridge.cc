@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine_state.h"
+#include "formats/ibdmchk_writer.h"
 #include "formats/layer_table_io.h"
 #include "parallel/fault_injection.h"
 
@@ -163,6 +164,23 @@ int psssp_engine_write_layers(const psssp_engine_t* e, const char* path) {
     psssp::write_layer_table(out, e->fabric, e->layers);
     out.close();
     return out ? 0 : -1;
+  } catch (...) {
+    return -1;
+  }
+}
+
+int psssp_engine_write_ibdmchk(const psssp_engine_t* e, const char* path_sl_path,
+                               const char* sl2vl_path, size_t max_lines) {
+  if (!e->routed || !e->options.vls) return -1;
+  try {
+    if (psssp::ibdmchk_path_sl_lines(e->fabric) > max_lines) return 1;
+    std::ofstream path_sls(path_sl_path, std::ios::trunc);
+    psssp::write_ibdmchk_path_sls(path_sls, e->fabric, e->layers);
+    path_sls.close();
+    std::ofstream sl2vl(sl2vl_path, std::ios::trunc);
+    psssp::write_ibdmchk_sl2vl(sl2vl, e->fabric, e->options.vls);
+    sl2vl.close();
+    return path_sls && sl2vl ? 0 : -1;
   } catch (...) {
     return -1;
   }

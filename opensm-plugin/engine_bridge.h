@@ -134,6 +134,11 @@ unsigned psssp_engine_requested_vls(const psssp_engine_t *engine);
 uint8_t psssp_engine_path_sl(const psssp_engine_t *engine, uint16_t slid, uint16_t dlid);
 /* Writes the layer table (psssp-sim check --layers reads it). 0 on success. */
 int psssp_engine_write_layers(const psssp_engine_t *engine, const char *path);
+/* Writes the path SLs (ibdmchk -c) and SL-to-VL maps (ibdmchk -d) of the
+ * layers, SL = VL = layer. 0 on success, -1 on a failure, 1 when the path-SL
+ * file would have more than max_lines lines (neither is written then). */
+int psssp_engine_write_ibdmchk(const psssp_engine_t *engine, const char *path_sl_path,
+                               const char *sl2vl_path, size_t max_lines);
 /* Copies a routed switch's LFT for LIDs 0..lid_count-1 (kNoPath = 0xFF). */
 int psssp_engine_copy_lft(const psssp_engine_t *engine, uint32_t node, uint8_t *lft,
                           size_t lid_count);

@@ -150,6 +150,32 @@ static int build_lid_matrices(void *context) {
   return 0;
 }
 
+/* The path SLs and SL-to-VL maps for ibdmchk -c / -d, next to opensm.fdbs,
+ * named like the layer table (with opensm --guid: after that port). Not
+ * written when the path-SL file would exceed PSSSP_IBDMCHK_MAX_LINES (one
+ * line per source node and LID). */
+#define PSSSP_IBDMCHK_MAX_LINES 4000000
+static void write_ibdmchk_files(struct psssp_plugin *plugin, const char *dir) {
+  osm_log_t *log = &plugin->osm->log;
+  const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+  char tag[32] = "";
+  char path_sl[4096], sl2vl[4096];
+  int rc;
+
+  if (plugin->osm->subn.opt.guid)
+    snprintf(tag, sizeof(tag), ".0x%016" PRIx64, cl_ntoh64(plugin->osm->subn.opt.guid));
+  snprintf(path_sl, sizeof(path_sl), "%s%spsssp-path-sl%s.ibdmchk", dir, sep, tag);
+  snprintf(sl2vl, sizeof(sl2vl), "%s%spsssp-sl2vl%s.ibdmchk", dir, sep, tag);
+  rc = psssp_engine_write_ibdmchk(plugin->engine, path_sl, sl2vl, PSSSP_IBDMCHK_MAX_LINES);
+  if (rc < 0)
+    OSM_LOG(log, OSM_LOG_ERROR, "ERR F50A: psssp: cannot write %s or %s\n", path_sl, sl2vl);
+  else if (rc > 0)
+    OSM_LOG(log, OSM_LOG_INFO, "psssp: %s not written: more than %d lines (source nodes x LIDs)\n",
+            path_sl, PSSSP_IBDMCHK_MAX_LINES);
+  else
+    OSM_LOG(log, OSM_LOG_INFO, "psssp: for ibdmchk -c and -d: %s, %s\n", path_sl, sl2vl);
+}
+
 /* The layer table next to OpenSM's own dumps, for `psssp-sim check --layers`. */
 static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_route_stats *stats) {
   osm_log_t *log = &plugin->osm->log;
@@ -173,6 +199,7 @@ static void write_layer_dump(struct psssp_plugin *plugin, const struct psssp_rou
             "psssp: routes need %u virtual layers, spread over %u (SL = VL = layer) in %.3f s; "
             "table in %s\n",
             stats->layers_needed, stats->layers, stats->layer_seconds, path);
+  write_ibdmchk_files(plugin, dir);
 }
 
 static int build_fwd_tables(void *context) {

@@ -114,3 +114,22 @@ def test_ibdmchk_accepts_psssp_layer_files(tmp_path):
                             "--layers", tmp_path / "t.layers", "--json"]).stdout)["deadlock"]
     assert loops["hosts"]["deadlock_free"] and loops["all"]["deadlock_free"]
     assert loops["vls"] == list(range(8))
+
+
+def test_plugin_writes_ibdmchk_files(tmp_path):
+    """Inside OpenSM with vls=8 the plugin writes psssp-path-sl.ibdmchk and
+    psssp-sl2vl.ibdmchk next to opensm.fdbs; ibdmchk reads them with OpenSM's
+    own opensm-subnet.lst and opensm.fdbs and finds no credit loop, also with
+    OpenSM's programmed SL-to-VL maps (opensm-sl2vl.dump, which ibdmchk -d
+    reads too)."""
+    net = generate("torus", str(tmp_path / "f.net"), "--dims", "4x4x6")
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = fabric.run_opensm(["-Q"], conf=psssp_conf("vls=8"), env_extra=plugin_env())
+    assert "psssp: for ibdmchk -c and -d: " in osm.log, osm.log[-3000:]
+    subnet, fdbs = osm.dump("opensm-subnet.lst"), osm.dump("opensm.fdbs")
+    path_sl = ["-c", osm.dump("psssp-path-sl.ibdmchk")]
+    for sl2vl in (osm.dump("psssp-sl2vl.ibdmchk"), osm.dump("opensm-sl2vl.dump")):
+        for everything in (False, True):
+            assert ibdmchk_verdict(osm.workdir, subnet, fdbs, everything,
+                                   path_sl + ["-d", sl2vl]) == "none", (sl2vl, everything)
+    assert ibdmchk_verdict(osm.workdir, subnet, fdbs, False) == "loops"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-#include "ibdmchk_files.h"
+#include "formats/ibdmchk_writer.h"
 
 #include <cinttypes>
 #include <cstdio>
 #include <ostream>
 #include <vector>
 
-namespace psssp::sim {
+namespace psssp {
 namespace {
 
 // The LIDs ibdmchk traces to: every LID some port owns.
@@ -41,6 +41,13 @@ void write_ibdmchk_path_sls(std::ostream& out, const Fabric& fabric, const Layer
       out.write(line, len);
     }
   }
+}
+
+std::size_t ibdmchk_path_sl_lines(const Fabric& fabric) {
+  std::size_t sources = 0;
+  for (NodeId id = 0; id < fabric.node_count(); ++id)
+    if (source_lid(fabric.node(id)) != 0) ++sources;
+  return sources * owned_lids(fabric).size();
 }
 
 void write_ibdmchk_sl2vl(std::ostream& out, const Fabric& fabric, unsigned vls) {
@@ -86,4 +93,4 @@ void write_ibdmchk_fdbs(std::ostream& out, const Fabric& fabric, const Forwardin
   }
 }
 
-}  // namespace psssp::sim
+}  // namespace psssp

@@ -12,19 +12,22 @@
 //                 every hop count as 00 too; ibdmchk reads LID and port only)
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 #include "fabric/layer_table.h"
 
-namespace psssp::sim {
+namespace psssp {
 
 // A node's SL to every LID is the layer of its first cabled port's LID as
 // source: what the plugin's path_sl answers. ibdmchk keeps one SL table per
 // node, so a CA whose ports hang off different switches gets its first
 // port's layers.
 void write_ibdmchk_path_sls(std::ostream& out, const Fabric& fabric, const LayerTable& layers);
+// The lines write_ibdmchk_path_sls writes: source nodes x LIDs.
+std::size_t ibdmchk_path_sl_lines(const Fabric& fabric);
 
 // SL = VL = layer for the `vls` layers (SLs from vls up, which psssp gives
 // no route, on VL 0), on every switch between every two cabled ports.
@@ -32,4 +35,4 @@ void write_ibdmchk_sl2vl(std::ostream& out, const Fabric& fabric, unsigned vls);
 
 void write_ibdmchk_fdbs(std::ostream& out, const Fabric& fabric, const ForwardingTables& lfts);
 
-}  // namespace psssp::sim
+}  // namespace psssp
