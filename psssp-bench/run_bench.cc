@@ -38,6 +38,10 @@ struct Plan {
   std::unique_ptr<RankFlows> flows;
   std::vector<std::vector<sim::Flow>> run_flows;  // ranks as src/dst
   std::vector<double> predicted;                  // per run, with --routes
+  // Opened before the first transfer, so that an unwritable path stops the
+  // run at once; renamed into place at the end.
+  std::unique_ptr<cli::OutputFiles> outputs;
+  std::ostream *json = nullptr, *csv = nullptr, *patterns = nullptr;
 };
 
 std::vector<PortId> gather_sysfs_ports(const BenchOptions& o, MPI_Comm comm, int rank, int size) {
@@ -61,6 +65,13 @@ std::vector<PortId> gather_sysfs_ports(const BenchOptions& o, MPI_Comm comm, int
 
 // Rank 0: everything that can be wrong with the inputs, before any transfer.
 void plan_on_rank0(const BenchOptions& o, std::size_t ranks, Plan& plan) {
+  plan.outputs = std::make_unique<cli::OutputFiles>();
+  if (!o.json.empty()) plan.json = &plan.outputs->open(o.json, "--json");
+  if (!o.csv.empty()) plan.csv = &plan.outputs->open(o.csv, "--csv");
+  if (!o.dump_patterns.empty())
+    plan.patterns = &plan.outputs->open(o.dump_patterns, "--dump-patterns");
+  if (o.json != "-" && o.csv != "-" && o.dump_patterns != "-")
+    plan.outputs->claim_stdout("the summary");
   if (!o.map.empty()) plan.ports = read_map(o.map, ranks);
   std::unique_ptr<Fabric> fabric;
   std::vector<sim::Host> hosts;
@@ -165,19 +176,12 @@ void collect_results(const Plan& plan, const std::vector<Record>& records,
     if (!plan.predicted.empty()) report.run_results[r].predicted = plan.predicted[r];
 }
 
-void write_outputs(const BenchOptions& o, Report& report) {
-  cli::OutputFiles outputs;
-  std::ostream* json = o.json.empty() ? nullptr : &outputs.open(o.json, "--json");
-  std::ostream* csv = o.csv.empty() ? nullptr : &outputs.open(o.csv, "--csv");
-  std::ostream* patterns =
-      o.dump_patterns.empty() ? nullptr : &outputs.open(o.dump_patterns, "--dump-patterns");
-  const bool summary = o.json != "-" && o.csv != "-" && o.dump_patterns != "-";
-  if (summary) outputs.claim_stdout("the summary");
-  if (json) write_json(*json, report);
-  if (csv) write_csv(*csv, report);
-  if (patterns) write_patterns(*patterns, report);
-  if (summary) write_summary(std::cout, report);
-  outputs.commit();
+void write_outputs(const BenchOptions& o, Plan& plan, const Report& report) {
+  if (plan.json) write_json(*plan.json, report);
+  if (plan.csv) write_csv(*plan.csv, report);
+  if (plan.patterns) write_patterns(*plan.patterns, report);
+  if (o.json != "-" && o.csv != "-" && o.dump_patterns != "-") write_summary(std::cout, report);
+  plan.outputs->commit();
 }
 
 }  // namespace
@@ -311,7 +315,7 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
     report.timing.bookkeeping = worst_bookkeeping;
     report.timing.allreduce = barrier;
     report.timing.total = MPI_Wtime() - t_start;
-    write_outputs(o, report);
+    write_outputs(o, plan, report);
   });
   return cli::kExitOk;
 }

@@ -216,6 +216,12 @@ def test_map_errors(fabric):
     proc = mpirun(5, "--fabric", fabric["net"], "--map", odd, "--pattern", "bisect", "--json", out)
     assert_failed(proc, out, "5 ranks is odd")
 
+    quad, _ = write_maps(fabric, "quad", PICKS[:4])
+    proc = mpirun(4, "--fabric", fabric["net"], "--map", quad, "--json",
+                  d / "no" / "such" / "dir.json")
+    assert_failed(proc, out, "no/such/dir.json")
+    assert "reference" not in proc.stdout  # refused before measuring
+
     proc = mpirun(2, "--map", stranger, "--bogus", "--json", out)
     assert_failed(proc, out, "unknown option --bogus")
     assert proc.stderr.count("unknown option") == 1, proc.stderr
@@ -240,9 +246,10 @@ def test_time_limit_stops_every_rank(fabric):
     bench_map, _ = write_maps(fabric, "limit", PICKS[:4])
     out = fabric["dir"] / "limit.json"
     start = time.monotonic()
-    proc = mpirun(4, "--fabric", fabric["net"], "--map", bench_map, "--runs", 20000, *FAST,
-                  "--time-limit", 2, "--json", out)
-    assert_failed(proc, out, "--time-limit 2 s: run ", "stopped on every rank")
+    # Default transfers (64 MiB per flow and run): 2000 runs outlast 1 s anywhere.
+    proc = mpirun(4, "--fabric", fabric["net"], "--map", bench_map, "--runs", 2000,
+                  "--time-limit", 1, "--json", out)
+    assert_failed(proc, out, "--time-limit 1 s: run ", "stopped on every rank")
     assert proc.returncode == 2
     assert time.monotonic() - start < 20
 
@@ -270,7 +277,7 @@ def test_rank_dying_mid_run_ends_the_job(fabric):
     out = fabric["dir"] / "die.json"
     env = dict(os.environ, **MPI_ENV)
     proc = subprocess.Popen([MPIRUN, "-np", "4", bench_binary(), "--fabric", fabric["net"],
-                             "--map", bench_map, "--runs", "30000", *FAST, "--json", str(out)],
+                             "--map", bench_map, "--runs", "2000", "--json", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 20
