@@ -2,6 +2,7 @@
 #include "run_bench.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -83,7 +84,16 @@ void plan_on_rank0(const BenchOptions& o, std::size_t ranks, Plan& plan) {
   plan.flows = std::make_unique<RankFlows>(o.pattern, plan.resolved.lid, o.seed);
   const std::uint64_t runs = o.runs ? o.runs : plan.flows->default_runs();
   plan.run_flows.resize(runs);
-  for (std::uint64_t r = 0; r < runs; ++r) plan.flows->flows(r, plan.run_flows[r]);
+  std::uint64_t total = 0;
+  for (std::uint64_t r = 0; r < runs; ++r) {
+    plan.flows->flows(r, plan.run_flows[r]);
+    total += plan.run_flows[r].size();
+  }
+  // Rank 0 gathers one record per flow in one MPI call (int counts).
+  if (total > INT_MAX / sizeof(Record))
+    throw cli::UsageError(std::to_string(total) + " flows in " + std::to_string(runs) +
+                          " runs: more than one job can gather (" +
+                          std::to_string(INT_MAX / sizeof(Record)) + "); lower --runs");
   if (o.routes.empty()) return;
   // The prediction: psssp-sim score's run values for the same flows, on
   // the fabric's host list (rank i -> its host port).
