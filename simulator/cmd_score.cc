@@ -54,7 +54,8 @@ struct ScoreOptions {
   std::vector<std::string> routes, names;
   std::string pattern = "bisect", grid, mapping, lmc_path = "first";  // mapping: the pattern's
   std::string hosts_regex, hosts_file, link_csv, dump_patterns;
-  std::uint64_t runs = 0;  // 0: the pattern's default
+  std::uint64_t runs = 0;         // 0: the pattern's default
+  std::uint64_t random_runs = 0;  // runs of a random pattern (0: 5000); ignored with --runs
   std::uint64_t seed = 1;
   unsigned threads = 0;
   bool json = false, csv = false, maxmin = false;
@@ -207,6 +208,10 @@ void print_json(const std::string& fabric_path, const PatternGenerator& gen, std
   report["fabric"] = fabric_path;
   report["pattern"] = gen.spec().name;
   report["runs"] = runs;
+  // false: the runs are the pattern's phases, the mean is exact and the CI
+  // only says how much the phases differ.
+  report["random"] = gen.random();
+  report["phases"] = gen.phase_count();
   report["seed"] = seed;
   report["hosts"] = gen.hosts().size();
   report["threads"] = threads;
@@ -226,7 +231,8 @@ void print_json(const std::string& fabric_path, const PatternGenerator& gen, std
                        {"stddev", r.ebb.stddev},
                        {"capacity_ebb", r.capacity.mean},
                        {"maxmin_ebb", maxmin ? cli::Json(r.maxmin.mean) : cli::Json()},
-                       {"histogram", r.ebb.histogram}});
+                       {"histogram", r.ebb.histogram},
+                       {"capacity_histogram", r.capacity.histogram}});
   }
   cli::write_json(std::cout, report);
 }
@@ -253,8 +259,15 @@ void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std:
 
 int score(const ScoreOptions& o) {
   if (o.names.size() > o.routes.size()) throw cli::UsageError("more --name than --routes");
+  if (o.routes.empty() && o.dump_patterns.empty())
+    throw cli::UsageError("--routes is required (or --dump-patterns alone, for the flows)");
+  if (o.routes.empty() && (o.csv || !o.link_csv.empty() || o.maxmin))
+    throw cli::UsageError(
+        "without --routes there is nothing to score: --dump-patterns and "
+        "--json only");
   cli::OutputFiles outputs;
-  outputs.claim_stdout(o.json ? "--json" : o.csv ? "--csv" : "the score table");
+  if (o.json || !o.routes.empty())
+    outputs.claim_stdout(o.json ? "--json" : o.csv ? "--csv" : "the score table");
   std::ostream* patterns_out =
       o.dump_patterns.empty() ? nullptr : &outputs.open(o.dump_patterns, "--dump-patterns");
   std::ostream* link_csv_out =
@@ -268,9 +281,18 @@ int score(const ScoreOptions& o) {
                              " host port(s) selected; need 2");
   PatternSpec spec = parse_pattern(o.pattern, o.grid, o.mapping, o.lmc_path, fabric, hosts);
   const PatternGenerator gen(hosts, std::move(spec), o.seed);
-  const std::uint64_t runs = o.runs ? o.runs : gen.random() ? 5000 : gen.phase_count();
+  // A deterministic pattern runs each phase once unless --runs says otherwise:
+  // any other count weighs its phases unevenly.
+  const std::uint64_t random_runs = o.random_runs ? o.random_runs : 5000;
+  const std::uint64_t runs = o.runs ? o.runs : gen.random() ? random_runs : gen.phase_count();
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
+  if (o.routes.empty()) {  // only the flows: also how scripts check their options early
+    write_patterns(*patterns_out, gen, runs);
+    if (o.json) print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, {}, {}, {});
+    outputs.commit();
+    return cli::kExitOk;
+  }
 
   std::vector<Routing> routings(o.routes.size());
   std::vector<const EbbScorer*> scorers;
@@ -325,8 +347,9 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
   cmd.footer(kDescription);
   add_fabric_input(cmd, o.input);
   // One value per --routes/--name, every occurrence kept.
-  cmd.add_option("--routes", o.routes, "a routing to score (LFT dump); repeat for several")
-      ->required()
+  cmd.add_option("--routes", o.routes,
+                 "a routing to score (LFT dump); repeat for several;\n"
+                 "none with --dump-patterns: only the flows")
       ->type_name("DUMP")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -340,6 +363,11 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                 "at most " +
                     std::to_string(kMaxRuns) + ")",
                 1, kMaxRuns);
+  cli::add_uint(cmd, "--random-runs", o.random_runs,
+                "runs when the pattern draws at random (default 5000); a\n"
+                "deterministic one runs each phase once (scripts pass this)",
+                1, kMaxRuns)
+      ->excludes("--runs");
   cli::add_uint(cmd, "--seed", o.seed,
                 "run r draws from mt19937_64(splitmix64(S ^ splitmix64(r)))\n(default 1)", 0,
                 UINT64_MAX)

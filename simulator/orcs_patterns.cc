@@ -166,6 +166,19 @@ std::optional<OrcsPattern> parse_orcs_pattern(const std::string& name) {
   throw std::runtime_error("unknown pattern '" + name + "' (" + orcs_pattern_names() + ")");
 }
 
+void check_orcs_k(const OrcsPattern& p, std::size_t ranks, const std::string& name) {
+  std::size_t most = 0;
+  if (p.kind == OrcsKind::neighbor)
+    most = ranks ? ranks - 1 : 0;
+  else if (p.kind == OrcsKind::receivers)
+    most = ranks / 2;
+  else
+    return;
+  if (p.k > most)
+    throw std::runtime_error("pattern '" + name + "': K is at most " + std::to_string(most) +
+                             " with " + std::to_string(ranks) + " ranks");
+}
+
 std::string orcs_pattern_names() {
   std::string names;
   for (const OrcsName& o : kOrcsNames)

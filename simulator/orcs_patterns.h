@@ -44,6 +44,11 @@ struct OrcsPattern {
 
 using RankPairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
+// Throws when K of neighbor:K or receivers:K does not fit `ranks` ranks
+// (neighbor: at most ranks - 1 peers; receivers: at most half the ranks), so
+// a pattern is never scored as a smaller one than was asked.
+void check_orcs_k(const OrcsPattern& p, std::size_t ranks, const std::string& name);
+
 // nullopt unless `name` starts with "orcs:"; throws std::runtime_error on an
 // unknown orcs: name or a bad K.
 std::optional<OrcsPattern> parse_orcs_pattern(const std::string& name);

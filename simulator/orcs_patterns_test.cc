@@ -76,6 +76,17 @@ TEST(OrcsPatterns, ScatterOnAnOddHostCountUsesOneRankFewer) {
   EXPECT_DOUBLE_EQ(rig.ebb("orcs:gather"), 1.0 / 3);
 }
 
+// A K the ranks cannot hold is refused, not scored as a smaller pattern:
+// receivers:K takes at most half the ranks, neighbor:K at most ranks - 1.
+TEST(OrcsPatterns, KBeyondTheRanksIsRefused) {
+  const Rig rig(1, 6);
+  EXPECT_NO_THROW(rig.ebb("orcs:receivers:3"));
+  EXPECT_THROW(rig.ebb("orcs:receivers:4"), std::runtime_error);
+  EXPECT_THROW(rig.ebb("orcs:receivers:100000"), std::runtime_error);
+  EXPECT_NO_THROW(rig.ebb("orcs:neighbor:5"));
+  EXPECT_THROW(rig.ebb("orcs:neighbor:6"), std::runtime_error);
+}
+
 // receivers:2 on 6 ranks: ranks 0 and 1 receive from two random senders
 // each; on a crossbar every flow shares its receiver's link: 1/2.
 TEST(OrcsPatterns, ReceiversShareTheirLinks) {

@@ -208,6 +208,7 @@ PatternGenerator::PatternGenerator(const std::vector<Host>& hosts, PatternSpec s
   // ORCS runs an even number of ranks: with an odd count, the host mapped
   // last idles (a random one under a random mapping).
   if (spec_.kind == PatternKind::orcs && ranks_ % 2 == 1) --ranks_;
+  if (spec_.kind == PatternKind::orcs) check_orcs_k(spec_.orcs, ranks_, spec_.name);
   log_phases_ = ceil_log2(ranks_);
   reciprocals_ = ShuffleReciprocals(mapped_hosts());
   if (spec_.kind == PatternKind::halo2d || spec_.kind == PatternKind::halo3d) {
