@@ -30,7 +30,8 @@ static_assert(PSSSP_SPEED_UNKNOWN == static_cast<int>(psssp::LinkSpeed::unknown)
                   PSSSP_SPEED_FDR == static_cast<int>(psssp::LinkSpeed::fdr) &&
                   PSSSP_SPEED_EDR == static_cast<int>(psssp::LinkSpeed::edr) &&
                   PSSSP_SPEED_HDR == static_cast<int>(psssp::LinkSpeed::hdr) &&
-                  PSSSP_SPEED_NDR == static_cast<int>(psssp::LinkSpeed::ndr),
+                  PSSSP_SPEED_NDR == static_cast<int>(psssp::LinkSpeed::ndr) &&
+                  PSSSP_SPEED_XDR == static_cast<int>(psssp::LinkSpeed::xdr),
               "psssp_speed must follow psssp::LinkSpeed");
 
 extern "C" {

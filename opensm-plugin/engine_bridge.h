@@ -28,7 +28,8 @@ enum psssp_speed {
   PSSSP_SPEED_FDR,
   PSSSP_SPEED_EDR,
   PSSSP_SPEED_HDR,
-  PSSSP_SPEED_NDR
+  PSSSP_SPEED_NDR,
+  PSSSP_SPEED_XDR
 };
 
 struct psssp_route_stats {

@@ -73,6 +73,12 @@ def test_rates_ibsim_lacks_are_named_and_scored_as_captured(tmp_path):
     replayed = read_back(replay.net, back)
     assert info(replayed)["cables"]["by_rate"] == {"4xHDR": 27}
     assert info(replayed, "--rates", str(capture))["cables"]["by_rate"] == {"4xNDR": 27}
+    # XDR (200 Gb/s a lane) likewise: read, named, replayed as HDR.
+    xdr = tmp_path / "xdr.topo"
+    xdr.write_text(open(hdr).read().replace("4xHDR", "4xXDR"))
+    assert info(str(xdr))["cables"]["by_rate"] == {"4xXDR": 27}
+    (tmp_path / "xdr-work").mkdir()
+    assert replay_net(str(xdr), str(tmp_path / "xdr-work")).substituted == {"4xXDR as 4xHDR": 27}
 
 
 @pytest.mark.parametrize("capture", ["public-2.topo", "public-3.topo", "public-4.topo"])

@@ -26,7 +26,7 @@ LinkRate parse_rate(const std::string& option, const std::string& text) {
   if (!rate || rate->width == LinkWidth::unknown || rate->speed == LinkSpeed::unknown)
     throw cli::UsageError(option + ": '" + text +
                           "' is not a link rate (width 1x 2x 4x 8x 12x, speed SDR DDR QDR FDR10 "
-                          "FDR EDR HDR NDR, e.g. 4xEDR)");
+                          "FDR EDR HDR NDR XDR, e.g. 4xEDR)");
   return *rate;
 }
 

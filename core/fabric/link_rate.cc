@@ -13,7 +13,7 @@ struct SpeedInfo {
   double lane_gbps;  // per-lane data rate after encoding
 };
 
-constexpr std::array<SpeedInfo, 9> kSpeeds{{
+constexpr std::array<SpeedInfo, 10> kSpeeds{{
     {LinkSpeed::unknown, "??", 8.0},
     {LinkSpeed::sdr, "SDR", 2.0},
     {LinkSpeed::ddr, "DDR", 4.0},
@@ -23,6 +23,7 @@ constexpr std::array<SpeedInfo, 9> kSpeeds{{
     {LinkSpeed::edr, "EDR", 25.0},
     {LinkSpeed::hdr, "HDR", 50.0},
     {LinkSpeed::ndr, "NDR", 100.0},
+    {LinkSpeed::xdr, "XDR", 200.0},
 }};
 
 bool valid_width(int w) { return w == 1 || w == 2 || w == 4 || w == 8 || w == 12; }

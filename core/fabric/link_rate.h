@@ -11,7 +11,7 @@ namespace psssp {
 
 enum class LinkWidth : std::uint8_t { unknown = 0, x1 = 1, x2 = 2, x4 = 4, x8 = 8, x12 = 12 };
 
-enum class LinkSpeed : std::uint8_t { unknown, sdr, ddr, qdr, fdr10, fdr, edr, hdr, ndr };
+enum class LinkSpeed : std::uint8_t { unknown, sdr, ddr, qdr, fdr10, fdr, edr, hdr, ndr, xdr };
 
 struct LinkRate {
   LinkWidth width = LinkWidth::unknown;

@@ -12,6 +12,8 @@ TEST(LinkRate, ParsesEveryWidthAndSpeed) {
   EXPECT_EQ(LinkRate::parse("1xSDR"), (LinkRate{LinkWidth::x1, LinkSpeed::sdr}));
   EXPECT_EQ(LinkRate::parse("4xFDR10"), (LinkRate{LinkWidth::x4, LinkSpeed::fdr10}));
   EXPECT_EQ(LinkRate::parse("8xNDR"), (LinkRate{LinkWidth::x8, LinkSpeed::ndr}));
+  EXPECT_EQ(LinkRate::parse("4xXDR"), (LinkRate{LinkWidth::x4, LinkSpeed::xdr}));
+  EXPECT_DOUBLE_EQ(LinkRate::parse("4xXDR")->gbps(), 800.0);
   EXPECT_EQ(LinkRate::parse("4x??"), (LinkRate{LinkWidth::x4, LinkSpeed::unknown}));
   EXPECT_EQ(LinkRate::parse("??"), LinkRate{});
 }

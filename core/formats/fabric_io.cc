@@ -20,10 +20,13 @@ std::string read_file(const std::string& path) { return read_file(path, {}); }
 
 std::string read_file(const std::string& path, const HeadCheck& check_head) {
   std::error_code ec;
-  // Refuse devices and FIFOs: an include of /dev/zero must not hang a reader.
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(path + ": " +
-                     (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+  // Refuse devices and directories: an include of /dev/zero must not hang a
+  // reader. Pipes are read: a shell's <(command) is one (/dev/fd/63).
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::is_regular_file(status) && !std::filesystem::is_fifo(status))
+    throw InputError(
+        path + ": " +
+        (std::filesystem::exists(status) ? "not a regular file or pipe" : "no such file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
   // Every format read here is text: a NUL byte in the first 64 KiB means a

@@ -344,7 +344,8 @@ class IbsimNetReader {
       case LinkSpeed::hdr:
         masks.speed = 7, masks.ext = 7;
         break;
-      case LinkSpeed::ndr:  // ibsim 0.10 knows no NDR and keeps its defaults
+      case LinkSpeed::ndr:  // ibsim 0.10 knows no NDR or XDR and keeps its defaults
+      case LinkSpeed::xdr:
         break;
       default:  // QDR, FDR10 (FDR10 is not in PortInfo)
         masks.speed = 7;

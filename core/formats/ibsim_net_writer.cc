@@ -63,7 +63,7 @@ int ibsim_width(LinkWidth w) {
   }
 }
 
-// ibsim 0.10 has no NDR, and its FDR10 is invisible to PortInfo (ibnetdiscover
+// ibsim 0.10 has no NDR or XDR, and its FDR10 is invisible to PortInfo (ibnetdiscover
 // reads QDR): those cables run at the nearest rate ibsim has.
 IbsimRate ibsim_rate(LinkRate rate) {
   IbsimRate r;
@@ -82,6 +82,7 @@ IbsimRate ibsim_rate(LinkRate rate) {
       return r.speed = 4, r.ext = 2, r.modelled = LinkSpeed::edr, r;
     case LinkSpeed::hdr:
     case LinkSpeed::ndr:
+    case LinkSpeed::xdr:
       return r.speed = 4, r.ext = 4, r.modelled = LinkSpeed::hdr, r;
     default:
       return r;
