@@ -88,15 +88,24 @@ void IncrementalRouter::check(const Destination& d, DeliveryWalk& walk) {
       }
   }
   walk.run(graph_, col, d.vertex, component_);
-  // A restored hop can lead into a region still broken, or close a loop
-  // with an entry that moved when its cable failed: those keep their entry
-  // (good paths never pass a bad switch, so one more walk settles it).
+  // A restored hop can lead into a region still broken, close a loop with
+  // an entry that moved when its cable failed, or join a detour (the next
+  // switch's own reference hop still dead): those keep their entry, so what
+  // is restored is live and minimal (good paths never pass a bad switch, so
+  // one more walk settles it).
   bool reverted = false;
-  for (const Vertex u : restored)
-    if (walk.state[u] == DeliveryWalk::kBad || walk.state[u] == DeliveryWalk::kFailure) {
+  Hops least;
+  for (const Vertex u : restored) {
+    bool back = walk.state[u] == DeliveryWalk::kBad || walk.state[u] == DeliveryWalk::kFailure;
+    if (!back && walk.state[u] == DeliveryWalk::kGood) {
+      if (least.hop.empty()) find_hops(d.vertex, least);
+      back = walk.depth[u] > least.hop[u];
+    }
+    if (back) {
       col[u] = before_[index_of(d)][u];
       reverted = true;
     }
+  }
   if (reverted) {
     walk.clear();
     walk.run(graph_, col, d.vertex, component_);

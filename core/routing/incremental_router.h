@@ -157,6 +157,8 @@ class IncrementalRouter {
     std::vector<Vertex> order;       // the reached vertices, nearest first
   };
   const Hops& hops_to(Vertex root);
+  // The same BFS, not cached: safe on any thread.
+  void find_hops(Vertex root, Hops& h) const;
   std::int64_t straight_column(const Destination& d, double& saved);
   std::pair<std::int64_t, double> estimate_straight(const Destination& d, std::size_t first);
   // Whole repaired destinations onto minimal paths; returns the changes added.

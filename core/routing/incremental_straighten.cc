@@ -34,7 +34,12 @@ struct HopRecorder : boost::default_bfs_visitor {
 // visits them in no such order).
 const IncrementalRouter::Hops& IncrementalRouter::hops_to(Vertex root) {
   Hops& h = hops_[root];
-  if (!h.order.empty()) return h;
+  if (h.order.empty()) find_hops(root, h);
+  return h;
+}
+
+void IncrementalRouter::find_hops(Vertex root, Hops& h) const {
+  h.order.clear();
   h.hop.assign(graph_.vertex_count, kNone);
   h.hop[root] = 0;
   std::vector<boost::default_color_type> color(graph_.vertex_count, boost::white_color);
@@ -43,7 +48,6 @@ const IncrementalRouter::Hops& IncrementalRouter::hops_to(Vertex root) {
   rec.hop = &h.hop;
   rec.order = &h.order;
   boost::breadth_first_visit(graph_.reverse, root, queue, rec, color.data());
-  return h;
 }
 
 // straight_column's added changes and route hops saved, counted over the
