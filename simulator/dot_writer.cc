@@ -59,6 +59,27 @@ std::map<NodeId, unsigned> tree_levels(const Fabric& f) {
   return level;
 }
 
+// HSV colour of a load t = load / busiest in 0..1: blue (idle) .. red.
+std::string load_colour(double t) {
+  char color[48];
+  std::snprintf(color, sizeof color, "%.3f 0.850 0.850", (1.0 - t) * 2.0 / 3.0);
+  return color;
+}
+
+// The colour scale as a node of its own: five steps from idle to the busiest
+// cable, each with its load, so the picture can be read without the file.
+void write_legend(std::ostream& out, double busiest, bool tree) {
+  out << "  legend [shape=plaintext, fontsize=9, label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" "
+         "CELLSPACING=\"0\"><TR><TD COLSPAN=\"5\">load per cable (larger direction)</TD></TR>"
+         "<TR>";
+  for (int i = 0; i <= 4; ++i) {
+    const double t = i / 4.0;
+    out << "<TD BGCOLOR=\"" << load_colour(t) << "\">" << number(t * busiest) << "</TD>";
+  }
+  out << "</TR></TABLE>>];\n";
+  if (tree) out << "  { rank=sink; legend; }\n";
+}
+
 double load_of(const LinkLoads& loads, const Fabric& f, PortRef p, bool& known) {
   const auto it = loads.find({f.node(p.node).guid, p.port});
   if (it == loads.end()) return 0.0;
@@ -165,16 +186,14 @@ void write_fabric_dot(std::ostream& out, const Fabric& f, const DotOptions& o) {
     if (o.loads && c.known) {
       const double load = std::max(c.ab, c.ba);
       const double t = busiest > 0 ? load / busiest : 0.0;
-      char color[48];
-      std::snprintf(color, sizeof color, "%.3f 0.850 0.850",
-                    (1.0 - t) * 2.0 / 3.0);  // HSV: blue .. red
       out << ", load_fwd=" << number(c.ab) << ", load_back=" << number(c.ba)
-          << ", load=" << number(load) << ", color=\"" << color
+          << ", load=" << number(load) << ", color=\"" << load_colour(t)
           << "\", penwidth=" << number(0.4 + (labels ? 4.6 : 1.6) * t)
           << ", tooltip=" << quoted("load " + number(c.ab) + " / " + number(c.ba));
     }
     out << "];\n";
   }
+  if (o.loads) write_legend(out, busiest, tree);
   out << "}\n";
 }
 

@@ -61,6 +61,11 @@ TEST(DotWriter, LoadsColourTheBusiestCableRed) {
   EXPECT_NE(second.find("color=\"0.000 0.850 0.850\", penwidth=5"), std::string::npos) << second;
   EXPECT_NE(line_with(dot, "s0 [").find("host_load=7"), std::string::npos) << dot;
   EXPECT_NE(dot.find("psssp_busiest=3"), std::string::npos);
+  // The colour scale: idle blue at 0 .. red at the busiest cable's load.
+  const std::string legend = line_with(dot, "legend [");
+  EXPECT_NE(legend.find("BGCOLOR=\"0.667 0.850 0.850\">0<"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("BGCOLOR=\"0.333 0.850 0.850\">1.5<"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("BGCOLOR=\"0.000 0.850 0.850\">3<"), std::string::npos) << legend;
 }
 
 TEST(LinkLoads, ReadsScoreAndCheckFiles) {
