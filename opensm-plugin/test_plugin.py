@@ -4,6 +4,7 @@ ibsim; the tables are read back from the emulated switches with dump_fts and
 checked by psssp-sim."""
 
 import os
+import re
 
 import pytest
 
@@ -149,6 +150,20 @@ def test_bad_options_fall_back_and_subnet_comes_up(tmp_path):
         assert CONFIGURED not in osm.log
         assert "minhop tables configured on all switches" in osm.log
         check_tables(tmp_path, fabric)
+
+
+def test_psssp8_synopsis_names_every_option_the_plugin_knows(tmp_path):
+    # The plugin lists what it knows when it refuses an unknown option; the
+    # man page's SYNOPSIS must name each of them.
+    net = generate("kary-ntree", str(tmp_path / "fabric.net"), "--k", 2, "--n", 2)
+    with IbsimFabric(net, tmp_path) as fabric:
+        osm = route_with_plugin(fabric, options="no_such_option")
+    known = re.search(r"unknown option 'no_such_option' \(known: ([^)]*)\)", osm.log)
+    assert known, osm.log[-3000:]
+    keys = {re.split(r"[=\[]", word)[0] for word in known.group(1).split()}
+    page = open(os.path.join(os.path.dirname(__file__), "psssp.8")).read()
+    synopsis = page.split(".SH SYNOPSIS", 1)[1].split(".SH ", 1)[0]
+    assert len(keys) > 10 and not [k for k in sorted(keys) if k not in synopsis], synopsis
 
 
 def test_link_failure_and_recovery_reroute(tmp_path):

@@ -39,7 +39,7 @@ def _cable(row):
 def read_flows(path):
     """score --link-csv: {routing: [(Cable, mean flows per run, max flows in a run)]}."""
     out = {}
-    with open(path, newline="") as f:
+    with open(path, newline="", errors="replace") as f:  # names from a Latin-1 map
         for row in csv.DictReader(f):
             out.setdefault(row["routing"], []).append(
                 (_cable(row), float(row["mean_flows"]), int(row["max_flows"])))
@@ -48,7 +48,7 @@ def read_flows(path):
 
 def read_routes(path):
     """check --link-csv: [(Cable, routes over it)]."""
-    with open(path, newline="") as f:
+    with open(path, newline="", errors="replace") as f:  # names from a Latin-1 map
         return [(_cable(row), int(row["routes"])) for row in csv.DictReader(f)]
 
 

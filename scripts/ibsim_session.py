@@ -36,6 +36,14 @@ ONCE_SWEEP_INTERVAL = 4000
 
 # The programs a session runs, with the Debian package that has each. OpenSM
 # and the diagnostics live in /usr/sbin, which a user's PATH may lack.
+# opensm.conf keys that name where OpenSM writes. A session replaces them
+# with its run directory, so a production conf (`opensm -c` writes
+# dump_files_dir /var/log/) never touches the live SM's files, and the dumps
+# a caller reads are this run's.
+OUTPUT_KEYS = ("dump_files_dir", "log_file", "sa_db_file", "event_db_dump_file")
+# Ways to make OpenSM fork into the background, where a session could not stop it.
+DAEMON_ARGS = ("-B", "--daemon")
+
 TOOLS = {"ibsim": "ibsim-utils", "opensm": "opensm", "dump_fts": "infiniband-diags",
          "ibnetdiscover": "infiniband-diags", "smpdump": "infiniband-diags"}
 SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"]
@@ -100,8 +108,21 @@ class OpensmRun:
 
     @property
     def log(self):
-        with open(self.log_path, errors="replace") as f:
-            return f.read()
+        """The log's text; empty when OpenSM wrote none (it refused its arguments)."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    @property
+    def output(self):
+        """What OpenSM printed on stdout and stderr (opensm.out)."""
+        try:
+            with open(os.path.join(self.workdir, "opensm.out"), errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
 
     def dump(self, name):
         """Path of a dump file OpenSM wrote (opensm-lfts.dump, guid2lid, ...)."""
@@ -206,7 +227,14 @@ class IbsimFabric:
         return self._env(True, extra)
 
     def _opensm_args(self, args, conf, rundir, sweep_interval=0):
-        os.makedirs(rundir, exist_ok=True)
+        daemon = [a for a in args if a in DAEMON_ARGS]
+        if daemon:
+            raise UsageError("OpenSM argument %s: the harness runs OpenSM in the foreground "
+                             "and stops it itself; a daemon would outlive it" % daemon[0])
+        # A fresh run directory: nothing an earlier run left (layer tables,
+        # path-SL dumps, guid2lid) can pass for this run's.
+        shutil.rmtree(rundir, ignore_errors=True)
+        os.makedirs(rundir)
         log_path = os.path.join(rundir, "opensm.log")
         cmd = [find_tool("opensm"), "-e", "-f", log_path, "-s", str(sweep_interval), "-D", "0x43"]
         # Flushing the log lets callers wait for its lines while OpenSM runs.
@@ -214,6 +242,7 @@ class IbsimFabric:
         if conf is not None:
             text += conf if isinstance(conf, str) else "".join(
                 "%s %s\n" % kv for kv in conf.items())
+        text = _own_outputs(text, rundir)
         conf_path = os.path.join(rundir, "opensm.conf")
         with open(conf_path, "w") as f:
             f.write(text)
@@ -244,8 +273,8 @@ class IbsimFabric:
                         break
                     except subprocess.TimeoutExpired:
                         if time.monotonic() >= start + timeout:
-                            raise SessionError("opensm did not finish within %ds (log %s)" % (
-                                timeout, log_path))
+                            # No log path: callers keep the log where it outlives them.
+                            raise SessionError("opensm did not finish within %ds" % timeout)
                         if waiting:
                             waiting(time.monotonic() - start)
             finally:
@@ -277,13 +306,20 @@ class IbsimFabric:
     def dump_fts(self, *args):
         """The LFTs as the emulated switches hold them (dump_fts output).
 
-        dump_fts of infiniband-diags 44 never prints the LID equal to a
-        switch's LinearFDBTop when that LID is a multiple of 64 (it skips the
-        last 64-entry block); ibsim forwards it correctly (its console's
-        `Route` shows so). That entry is read from the switch with smpdump
-        (LinearForwardingTable, attribute 0x19) and added in dump_fts -n form.
+        dump_fts of infiniband-diags 44 leaves out two kinds of entries:
+        - ports above 127: it holds the block in signed chars, so such a port
+          reads as beyond the switch and is dropped as "illegal" (with -a it
+          is printed, its true number intact). So dump_fts runs with -a, and
+          only the unrouted entries (255) are dropped, as plain dump_fts does;
+          an entry to a port the switch lacks stays, for the check to find.
+        - the LID equal to a switch's LinearFDBTop when that LID is a multiple
+          of 64 (it skips the last 64-entry block); ibsim forwards it
+          correctly (its console's `Route` shows so). That entry is read from
+          the switch with smpdump (LinearForwardingTable, attribute 0x19) and
+          added in dump_fts -n form.
         """
-        return _complete_top_lids(self._tool(["dump_fts"] + list(args)), self._read_lft_block)
+        text = _drop_unrouted(self._tool(["dump_fts", "-a"] + list(args)))
+        return _complete_top_lids(text, self._read_lft_block)
 
     def _read_lft_block(self, dr_path, block):
         out = self._tool(["smpdump", "-D", dr_path, "0x19", str(block)])
@@ -335,6 +371,31 @@ class ResidentOpensm:
         _terminate(self.proc)
 
 
+_FTS_ENTRY = re.compile(r"^0x[0-9a-f]+ (\d+)")
+_FTS_TRAILER = re.compile(r"^(\d+) lids dumped")
+
+
+def _drop_unrouted(text):
+    """dump_fts -a output as plain dump_fts prints it, except for the entries
+    plain dump_fts drops by mistake: unrouted entries (port 255) out, each
+    switch's count of the rest in its "valid lids dumped" line."""
+    out, count = [], 0
+    for line in text.splitlines(keepends=True):
+        entry = _FTS_ENTRY.match(line)
+        if entry and int(entry.group(1)) == 255:
+            continue
+        if entry:
+            count += 1
+        trailer = _FTS_TRAILER.match(line)
+        if trailer:
+            line = "%d valid lids dumped \n" % count
+            count = 0
+        if line.startswith("Unicast lids"):
+            count = 0
+        out.append(line)
+    return "".join(out)
+
+
 _FTS_HEADER = re.compile(r"^Unicast lids \[0x0-0x([0-9a-f]+)\] of switch DR path "
                          r"slid \d+; dlid \d+; ([\d,]+) guid")
 
@@ -358,6 +419,22 @@ def _complete_top_lids(text, read_block):
             top = None
         out.append(line)
     return "".join(out)
+
+
+def _own_outputs(conf_text, rundir):
+    """conf_text with OUTPUT_KEYS and `daemon` taken out, and the dumps sent to
+    rundir. A conf that asks for a daemon is refused, as -B is."""
+    kept = []
+    for line in conf_text.splitlines():
+        words = line.split()
+        key = words[0] if words else ""
+        if key == "daemon" and len(words) > 1 and words[1].upper() == "TRUE":
+            raise UsageError("opensm.conf says 'daemon TRUE': the harness runs OpenSM in "
+                             "the foreground and stops it itself")
+        if key not in OUTPUT_KEYS:
+            kept.append(line)
+    kept.append("dump_files_dir %s" % rundir)
+    return "\n".join(kept) + "\n"
 
 
 def _ibsim_complaint(log_text):

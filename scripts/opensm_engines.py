@@ -4,6 +4,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
+from opensm_log import complaint
 from psssp_tools import plugin_env, psssp_conf
 
 ALL_ENGINES = ["minhop", "updn", "dnup", "ftree", "dor", "lash", "torus-2QoS", "nue", "sssp",
@@ -91,17 +92,22 @@ class Outcome:
         return self.status == "configured" or self.status.startswith("fell back")
 
 
-def outcome(engine, log, returncode, timed_out=False):
-    """The Outcome of one OpenSM run of `engine` from its parsed log (OpensmLog)."""
+def outcome(engine, log, returncode, timed_out=False, output=""):
+    """The Outcome of one OpenSM run of `engine` from its parsed log (OpensmLog)
+    and what OpenSM printed (`output`: the reason when it refused its arguments
+    and wrote no log)."""
     if timed_out:
         return Outcome("timed out", "no result within the time limit")
     if log.engine and log.engine.lower() == engine.lower():
         return Outcome("configured", "", log.routing_seconds)
     status = "fell back to %s" % log.engine if log.engine else "failed"
+    said = complaint(output)
     if log.errors:
         evidence = log.errors[0]
     elif log.engine:
         evidence = "%s gave no tables (no ERR line in the log)" % engine
+    elif said:
+        evidence = "exit status %s: %s" % (returncode, said)
     else:
         evidence = "exit status %s, no tables configured" % returncode
     return Outcome(status, evidence, log.routing_seconds)

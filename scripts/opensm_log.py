@@ -115,3 +115,13 @@ def parse_log(text):
         psssp=_psssp_record(text),
         dfsssp_vls_needed=int(DFSSSP_NEEDED.findall(text)[-1]) if DFSSSP_NEEDED.search(text)
         else None)
+
+
+def complaint(output):
+    """OpenSM's reason from what it printed (opensm.out) when it wrote no log:
+    its first "opensm: ..." line (getopt's "unrecognized option", after
+    OpenSM's own path), else the
+    last line that is not a rule; "" when it printed nothing."""
+    lines = [l.strip() for l in output.splitlines() if l.strip().strip("-")]
+    said = [l for l in lines if re.match(r"(\S*/)?opensm: ", l)]  # argv[0] may be a path
+    return said[0] if said else (lines[-1] if lines else "")

@@ -21,7 +21,7 @@ def read_header(path):
     ValueError with the plugin's reason when it wrote no paths (more than its
     limit)."""
     engine, has_path_sl = None, True
-    with open(path) as f:
+    with open(path, errors="replace") as f:
         for line in f:
             if not line.startswith("#"):
                 break

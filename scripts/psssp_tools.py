@@ -64,9 +64,10 @@ def plugin_env():
 
 
 def run(args, check=True, **kwargs):
-    """Runs a tool, capturing text output; raises ToolFailed with its stderr on failure."""
+    """Runs a tool, capturing text output; raises ToolFailed with its stderr on failure.
+    Bytes that are not UTF-8 (a node name map in Latin-1) read as U+FFFD."""
     args = [str(a) for a in args]
-    proc = subprocess.run(args, capture_output=True, text=True, **kwargs)
+    proc = subprocess.run(args, capture_output=True, text=True, errors="replace", **kwargs)
     if check and proc.returncode != 0:
         raise ToolFailed("%s exited %d:\n%s" % (" ".join(args), proc.returncode,
                                                 proc.stderr[-3000:].rstrip()))
@@ -183,6 +184,32 @@ def check_scoring_files(args):
             raise UsageError("%s %s: no such file" % (option, path))
 
 
+def check_traffic(fabric, pattern, args):
+    """Raises UsageError when psssp-sim score would refuse `pattern` or a scoring
+    option on this fabric (host selection, grid, ORCS's K against the host
+    count), so that a script says so before OpenSM runs. A mapping file is not
+    tried here: its LIDs may be the ones OpenSM has yet to assign. A fabric
+    psssp-sim cannot read (ibsim's own syntax), or with fewer than two host
+    ports (nothing to score, which the run reports), is left to the run."""
+    check_pattern(pattern)
+    sim = binary("psssp-sim")
+    info = run([sim, "info", fabric, "--json"], check=False)
+    if info.returncode != 0 or json.loads(info.stdout)["host_ports"] < 2:
+        return
+    options = fabric_options(args)
+    for flag, value in (("--hosts-regex", args.hosts_regex), ("--hosts-file", args.hosts_file),
+                        ("--grid", args.grid)):
+        if value:
+            options += [flag, value]
+    if args.mapping in ("linear", "random", "hostname"):
+        options += ["--mapping", args.mapping]
+    res = run([sim, "score", fabric, "--pattern", pattern, "--runs", 1, "--dump-patterns",
+               os.devnull] + options, check=False)
+    if res.returncode != 0:
+        why = res.stderr.strip().splitlines() or ["exit status %d" % res.returncode]
+        raise UsageError("--pattern %s: %s" % (pattern, why[0].replace("psssp-sim score: ", "")))
+
+
 def fabric_options(args):
     """The psssp-sim options on the fabric that a script passes to check and score."""
     return ["--node-name-map", args.node_name_map] if args.node_name_map else []
@@ -287,6 +314,10 @@ def progress(message):
 
 
 _held = None  # SIGTERMs received while sigterm_held() is active
+# The signals that end a run cleanly: a CI time limit (SIGTERM), a dropped
+# ssh session (SIGHUP), Ctrl-C (SIGINT). Each unwinds like an exception, so
+# ibsim and OpenSM are stopped and temporary directories removed.
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 def _terminated(signum, frame):
@@ -298,7 +329,7 @@ def _terminated(signum, frame):
 
 @contextlib.contextmanager
 def sigterm_held():
-    """Holds SIGTERM back (until the block ends) while a long-lived child starts
+    """Holds ENDING_SIGNALS back (until the block ends) while a long-lived child starts
     and is registered for clean-up, so that it never runs on unowned."""
     global _held
     outer = _held
@@ -317,8 +348,9 @@ def exit_on_error(prog, main, argv):
     """Runs main(argv); a UsageError is one message and exit 2, a failed tool or
     an I/O error one message and exit 1, never a traceback. SIGTERM (a CI time limit)
     unwinds like an exception, so ibsim and OpenSM are stopped and temporary
-    directories removed."""
-    signal.signal(signal.SIGTERM, _terminated)
+    directories removed; so do SIGHUP and SIGINT (ENDING_SIGNALS)."""
+    for signum in ENDING_SIGNALS:
+        signal.signal(signum, _terminated)
     try:
         return main(argv)
     except UsageError as e:

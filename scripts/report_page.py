@@ -8,6 +8,14 @@ import html
 import os
 import shlex
 
+from check_report import printable
+
+
+def _escape(value):
+    """HTML text of a value, control characters written out (check_report.printable):
+    node names from a site's name map may hold any byte."""
+    return html.escape(printable(str(value)))
+
 
 def _image(path):
     with open(path, "rb") as f:
@@ -15,12 +23,17 @@ def _image(path):
     return "data:image/png;base64," + data
 
 
-def _table(headers, rows, cls=""):
+def _table(headers, rows, cls="", best=(), fell_back=()):
+    """best: (row, column) cells to mark as the best; fell_back: rows of
+    engines OpenSM replaced."""
     out = ['<table%s>' % (' class="%s"' % cls if cls else ""), "<thead><tr>"]
-    out += ["<th>%s</th>" % html.escape(h) for h in headers]
+    out += ["<th>%s</th>" % _escape(h) for h in headers]
     out.append("</tr></thead><tbody>")
-    for row in rows:
-        out.append("<tr>" + "".join("<td>%s</td>" % html.escape(str(v)) for v in row) + "</tr>")
+    for i, row in enumerate(rows):
+        cells = "".join('<td class="best" title="best">%s</td>' % _escape(str(v))
+                        if (i, j) in best else "<td>%s</td>" % _escape(str(v))
+                        for j, v in enumerate(row))
+        out.append(('<tr class="fallback">' if i in fell_back else "<tr>") + cells + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
 
@@ -34,26 +47,34 @@ table.results tbody tr td:first-child { font-weight: bold; }
 figure { margin: 0 0 1.5em 0; }
 figcaption { font-size: 12px; color: #444; }
 img { max-width: 100%; border: 1px solid #ddd; }
+td.best { font-weight: bold; background: #d9f2d9; }
+td.best::after { content: " \\2605"; }
+tr.fallback td { background: #fbe3e3; }
 pre { background: #f6f6f6; padding: 0.6em; font-size: 11px; overflow-x: auto;
       white-space: pre-wrap; }
 """
 
 
-def write_report(path, title, notes, headers, rows, images, hot_spots, evidence, commands):
+def write_report(path, title, notes, headers, rows, images, hot_spots, evidence, commands,
+                 best=(), fell_back=()):
     """notes: paragraphs (text); headers/rows: the results table, one row per
     engine; images: [(caption, PNG path)]; hot_spots: {engine: [dict]};
-    evidence: [(engine, text)]; commands: [argv list]."""
+    evidence: [(engine, text)]; commands: [argv list]; best: (row, column)
+    cells of the best values, fell_back: rows of engines that fell back."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             "<title>%s</title>" % html.escape(title), "<style>%s</style>" % STYLE,
-             "</head><body>", "<h1>%s</h1>" % html.escape(title)]
-    parts += ["<p>%s</p>" % html.escape(n) for n in notes]
-    parts += ["<h2>Results</h2>", _table(headers, rows, "results")]
+             "<title>%s</title>" % _escape(title), "<style>%s</style>" % STYLE,
+             "</head><body>", "<h1>%s</h1>" % _escape(title)]
+    parts += ["<p>%s</p>" % _escape(n) for n in notes]
+    parts += ["<h2>Results</h2>", _table(headers, rows, "results", best, fell_back)]
+    if best or fell_back:
+        parts.append('<p class="legend">Green with a star: the best value of each lead-metric '
+                     'column; red rows: engines OpenSM replaced by a fallback.</p>')
     if images:
         parts.append("<h2>Plots</h2>")
     for caption, png in images:
         parts.append('<figure><img src="%s" alt="%s"><figcaption>%s (%s)</figcaption></figure>'
-                     % (_image(png), html.escape(caption), html.escape(caption),
-                        html.escape(os.path.basename(png))))
+                     % (_image(png), _escape(caption), _escape(caption),
+                        _escape(os.path.basename(png))))
     if hot_spots:
         parts.append("<h2>Hot spots</h2>")
         parts.append("<p>The most loaded directed switch-to-switch cables of each engine "
@@ -61,7 +82,7 @@ def write_report(path, title, notes, headers, rows, images, hot_spots, evidence,
                      "(mean, and the worst run) of the first pattern, and the routes over the "
                      "cable (edge forwarding index, every host pair once).</p>")
         for engine, spots in hot_spots.items():
-            parts.append("<h3>%s</h3>" % html.escape(engine))
+            parts.append("<h3>%s</h3>" % _escape(engine))
             parts.append(_table(
                 ["#", "cable", "kind", "Gb/s", "mean flows/run", "max flows", "routes"],
                 [(i + 1, s["cable"], s["kind"], "%g" % s["gbps"], "%.3f" % s["mean_flows"],
@@ -70,11 +91,11 @@ def write_report(path, title, notes, headers, rows, images, hot_spots, evidence,
     parts.append("<h2>Log evidence</h2>")
     if evidence:
         parts.append("<ul>" + "".join("<li><b>%s</b>: <code>%s</code></li>" % (
-            html.escape(e), html.escape(t)) for e, t in evidence) + "</ul>")
+            _escape(e), _escape(t)) for e, t in evidence) + "</ul>")
     else:
         parts.append("<p>None: every engine configured the fabric as asked.</p>")
     parts.append("<h2>Commands run</h2>")
-    parts.append("<pre>%s</pre>" % html.escape("\n".join(shlex.join(str(a) for a in c)
+    parts.append("<pre>%s</pre>" % _escape("\n".join(shlex.join(str(a) for a in c)
                                                          for c in commands)))
     parts.append("</body></html>")
     tmp = path + ".tmp"

@@ -9,7 +9,16 @@ import shutil
 import subprocess
 import sys
 
-_PSSSP_COLOUR = "tab:red"
+# One colour and marker per engine, the same in every plot and every report:
+# eleven colours no two alike (psssp red), and a marker each, so that lines
+# and bars stay apart in grey print too. Engines not listed take the spares.
+ENGINE_STYLES = {
+    "minhop": ("#1f77b4", "o"), "updn": ("#ff7f0e", "s"), "dnup": ("#8c564b", "D"),
+    "ftree": ("#2ca02c", "^"), "dor": ("#9467bd", "v"), "lash": ("#e377c2", "P"),
+    "torus-2QoS": ("#7f7f7f", "X"), "nue": ("#bcbd22", "<"), "sssp": ("#17becf", ">"),
+    "dfsssp": ("#000000", "h"), "psssp": ("#d62728", "*"),
+}
+_SPARE_STYLES = [("#aec7e8", "d"), ("#98df8a", "p"), ("#c5b0d5", "H"), ("#ffbb78", "8")]
 
 
 def _pyplot():
@@ -23,24 +32,78 @@ def _pyplot():
     return plt
 
 
-def engine_colours(engines):
-    """psssp red everywhere, every other engine its own colour of the cycle."""
-    others = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
-              "tab:gray", "tab:olive", "tab:cyan"]
-    out, i = {}, 0
+def engine_styles(engines):
+    """{engine: (colour, marker)} from ENGINE_STYLES, spares for other names."""
+    out, spare = {}, 0
     for e in engines:
-        if e == "psssp":
-            out[e] = _PSSSP_COLOUR
+        if e in ENGINE_STYLES:
+            out[e] = ENGINE_STYLES[e]
         else:
-            out[e] = others[i % len(others)]
-            i += 1
+            out[e] = _SPARE_STYLES[spare % len(_SPARE_STYLES)]
+            spare += 1
     return out
+
+
+def engine_colours(engines):
+    return {e: colour for e, (colour, _) in engine_styles(engines).items()}
 
 
 def _styles(engines):
     """A line style per engine, so that engines with equal loads stay visible."""
     dashes = ["-", "--", "-.", ":"]
     return {e: dashes[i % len(dashes)] for i, e in enumerate(engines)}
+
+
+def _markers(engines):
+    return {e: marker for e, (_, marker) in engine_styles(engines).items()}
+
+
+def ebb_bars(rows, patterns, key, ylabel, title, path, fell_back=()):
+    """Two panels: the eBB of every engine per pattern, its value on each bar
+    (the 95% CI as error bars where given); and each engine's difference to
+    the best engine of that pattern in percentage points, where differences
+    of a hundredth show. rows: [(engine, {pattern: (value, ci95 or None)})].
+    Engines in fell_back are hatched and starred. Width capped at 12 inches."""
+    plt = _pyplot()
+    if plt is None or not rows:
+        return None
+    styles = engine_styles([e for e, _ in rows])
+    n = len(rows)
+    width = 0.8 / n
+    fig, (ax, diff) = plt.subplots(1, 2, figsize=(min(12, 3 + 0.5 * n * len(patterns)) + 3,
+                                                  4.6), gridspec_kw={"width_ratios": [3, 2]})
+    best = {p: max(v[p][0] for _, v in rows if p in v) for p in patterns}
+    for i, (engine, values) in enumerate(rows):
+        xs = [j + (i - (n - 1) / 2) * width for j in range(len(patterns))]
+        ys = [values[p][0] for p in patterns]
+        errors = [values[p][1] or 0.0 for p in patterns]
+        colour, marker = styles[engine]
+        hatch = "//" if engine in fell_back else None
+        name = engine + ("*" if engine in fell_back else "")
+        bars = ax.bar(xs, ys, width=width, yerr=errors if any(errors) else None, capsize=2,
+                      color=colour, hatch=hatch, edgecolor="white", label=name)
+        ax.bar_label(bars, labels=["%.3f" % y for y in ys], rotation=90, fontsize=6,
+                     padding=2)
+        diff.scatter([100 * (y - best[p]) for p, y in zip(patterns, ys)], range(len(patterns)),
+                     color=colour, marker=marker, s=50, label=name, zorder=3)
+    ax.set_xticks(range(len(patterns)))
+    ax.set_xticklabels(patterns, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_ylim(0, 1.12)
+    ax.grid(axis="y", alpha=0.3)
+    diff.set_yticks(range(len(patterns)))
+    diff.set_yticklabels(patterns, fontsize=8)
+    diff.axvline(0, color="#444", linewidth=0.8)
+    diff.set_xlabel("difference to the best engine (percentage points)", fontsize=8)
+    diff.grid(axis="x", alpha=0.3)
+    diff.invert_yaxis()
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(n, 6), fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.12 if n > 6 else 0.08, 1, 1))
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def _cdf(ax, values, **style):
@@ -53,17 +116,16 @@ def _cdf(ax, values, **style):
 
 
 def load_cdfs(panels, engines, title, path, xlabel):
-    """Overlaid CDFs, one line per engine. panels: [(panel title,
-    {engine: {"host": [values], "switch": [values]}})], one row of two
-    panels (host cables, switch cables) each."""
+    """Overlaid CDFs over the switch-to-switch cables, one line per engine
+    (host cables carry the same flows under every engine: no panel). panels:
+    [(panel title, {engine: {"switch": [values], ...}})], side by side."""
     plt = _pyplot()
     if plt is None or not engines:
         return None
     colours, styles = engine_colours(engines), _styles(engines)
-    fig, axes = plt.subplots(len(panels), 2, figsize=(10, 3.2 * len(panels) + 0.6),
-                             squeeze=False)
-    for row, (label, data) in enumerate(panels):
-        for col, kind in enumerate(("host", "switch")):
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.8), squeeze=False)
+    for col, (label, data) in enumerate(panels):
+        for row, kind in enumerate(("switch",)):
             ax = axes[row][col]
             for e in engines:
                 values = data.get(e, {}).get(kind, [])
@@ -71,13 +133,13 @@ def load_cdfs(panels, engines, title, path, xlabel):
                      label="%s (%d cables)" % (e, len(values)),
                      linewidth=1.6 if e == "psssp" else 1.1)
             ax.set_title("%s, %s cables" % (label, kind), fontsize=9)
-            ax.set_xlabel(xlabel[row] if isinstance(xlabel, (list, tuple)) else xlabel,
+            ax.set_xlabel(xlabel[col] if isinstance(xlabel, (list, tuple)) else xlabel,
                           fontsize=8)
             ax.set_ylabel("share of cables (CDF)", fontsize=8)
             ax.set_ylim(0, 1.02)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7, loc="lower right")
-    return _save(plt, fig, title, path, 10)
+    return _save(plt, fig, title, path, 9)
 
 
 def _save(plt, fig, title, path, title_size):
@@ -96,10 +158,14 @@ def ebb_histograms(histograms, patterns, engines, title, path):
     if plt is None or not engines:
         return None
     colours, styles = engine_colours(engines), _styles(engines)
-    fig, axes = plt.subplots(1, len(patterns), figsize=(max(7, 4.2 * len(patterns)), 3.6),
+    columns = min(3, len(patterns))
+    rows = (len(patterns) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(max(7, 4.2 * columns), 3.4 * rows + 0.4),
                              squeeze=False)
-    for col, pattern in enumerate(patterns):
-        ax = axes[0][col]
+    for ax in axes.flat[len(patterns):]:
+        ax.set_visible(False)
+    for i, pattern in enumerate(patterns):
+        ax = axes[i // columns][i % columns]
         for e in engines:
             counts = histograms.get(pattern, {}).get(e)
             if not counts:

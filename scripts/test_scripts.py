@@ -45,7 +45,9 @@ def test_compare_engines_reports_every_engine(tmp_path):
     for name, row in rows.items():
         assert 0 < float(row["ebb_shift"]) <= 1 and 0 < float(row["maxmin_ebb_shift"]) <= 1
         assert float(row["maxmin_ebb"]) >= float(row["ebb"]) - 1e-9, (name, row)
-    assert "200 runs of bisect, shift, seed 1; scoring options: --maxmin" in res.stdout
+    # shift draws nothing at random: each of its 15 phases once, an exact mean.
+    assert "200 runs of bisect, all 15 phases of shift, seed 1; scoring options: --maxmin" \
+        in res.stdout
     # One rate everywhere: the plain eBB leads, the capacity eBB equals it.
     header = (out / "results.csv").read_text().splitlines()[0].split(",")
     assert header.index("ebb") < header.index("capacity_ebb")
@@ -105,7 +107,9 @@ def test_compare_engines_on_a_mixed_rate_capture_leads_with_capacity_ebb(tmp_pat
     md = (out / "results.md").read_text()
     assert "Fabric: replayed from the capture, cables by rate: 1xSDR 2, 4xSDR 5." in md
     header = next(line for line in md.splitlines() if line.startswith("| engine"))
-    assert header.index("capacity eBB") < header.index("| eBB |"), header
+    # The same columns as on any fabric; the header says which metric leads.
+    assert header.index("| eBB bisect |") < header.index("| capacity eBB bisect (lead) |"), \
+        header
     rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
     for row in rows.values():
         # A 1x cable carries a quarter of a 4x one: the shares weighed by rate
@@ -297,6 +301,9 @@ PROBE = """<script>window.addEventListener("load", () => {
   b.setAttribute("data-images", images.length);
   b.setAttribute("data-loaded", images.filter(i => i.complete && i.naturalWidth > 0).length);
   b.setAttribute("data-rows", document.querySelectorAll("table.results tbody tr").length);
+  // Images wider than the page's text column are shrunk, their labels with them.
+  b.setAttribute("data-wide", images.filter(i => i.naturalWidth > b.clientWidth).length);
+  b.setAttribute("data-best", document.querySelectorAll("table.results td.best").length);
 });</script></body>"""
 
 
@@ -309,16 +316,18 @@ def _browser():
 
 
 def _open_in_browser(page, tmp_path, extra=""):
-    """Opens a copy of `page` with a probe script in headless Chromium:
-    (images, images loaded, result rows), as the rendered DOM tells."""
+    """Opens a copy of `page` with a probe script in headless Chromium, in a
+    1500 px wide window: (images, images loaded, result rows, images wider
+    than the page, best cells marked), as the rendered DOM tells."""
     probe = tmp_path / ("probe-%d.html" % len(list(tmp_path.glob("probe-*"))))
     probe.write_text(page.read_text().replace("</body>", extra + PROBE))
     res = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu",
                           "--disable-dev-shm-usage", "--virtual-time-budget=10000",
+                          "--window-size=1500,1000",
                           "--dump-dom", probe.as_uri()], capture_output=True, text=True,
                          timeout=300)
-    body = re.search(r'<body data-images="(\d+)" data-loaded="(\d+)" data-rows="(\d+)"',
-                     res.stdout)
+    body = re.search(r'<body data-images="(\d+)" data-loaded="(\d+)" data-rows="(\d+)" '
+                     r'data-wide="(\d+)" data-best="(\d+)"', res.stdout)
     assert body, (res.returncode, res.stdout[:500], res.stderr[-2000:])
     return tuple(int(g) for g in body.groups())
 
@@ -343,11 +352,16 @@ def test_compare_engines_report_page_opens_offline_with_every_plot(tmp_path):
     assert page.count('src="data:image/png;base64,') == len(pngs)
     assert not re.search(r'(src|href)="(?!data:)', page)
     assert "psssp-sim score" in page and "psssp-sim check" in page  # the commands run
-    images, loaded, rows = _open_in_browser(report, tmp_path)
-    assert (images, loaded, rows) == (len(pngs), len(pngs), 2)
-    # The probe can tell a broken image: a PNG cut short does not load.
+    images, loaded, rows, wide, best = _open_in_browser(report, tmp_path)
+    assert (images, loaded, rows, wide) == (len(pngs), len(pngs), 2, 0)
+    assert best >= 1  # the best engine's value is marked
+    # The probe can tell a broken image (a PNG cut short does not load) and
+    # one wider than the page.
     broken = '<img src="data:image/png;base64,iVBORw0KGgo=">'
-    assert _open_in_browser(report, tmp_path, broken) == (len(pngs) + 1, len(pngs), 2)
+    assert _open_in_browser(report, tmp_path, broken)[:3] == (len(pngs) + 1, len(pngs), 2)
+    wider = ("<img src=\"data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' "
+             "width='2000' height='10'/>\">")
+    assert _open_in_browser(report, tmp_path, wider)[3] == 1
 
     # Hot spots: the 3 busiest switch cables per engine, named by description (the
     # site's name where the map has one) and port; every switch cable has a spine end.

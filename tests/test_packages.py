@@ -60,3 +60,23 @@ def test_installed_plugin_routes_with_only_the_two_conf_lines(tmp_path, installe
         log = osm.log
     assert "psssp %s routing engine set up" % version in log, log[-3000:]
     assert "psssp tables configured on all switches" in log, log[-3000:]
+
+
+def _files_section(page):
+    """The paths psssp(8)'s FILES section names for the package (its .I lines
+    under /usr, not /usr/local, where make install puts them)."""
+    text = open(os.path.join(ROOT, page)).read()
+    files = text.split("\n.SH FILES\n", 1)[1].split("\n.SH ", 1)[0]
+    return [line[3:].replace("\\-", "-") for line in files.splitlines()
+            if line.startswith(".I /usr/") and not line.startswith(".I /usr/local")]
+
+
+def test_the_files_psssp8_names_are_the_packages(installed):
+    # Every path under /usr that psssp(8) names (<multiarch> for the
+    # multiarch directory) is a file the package installed.
+    arch = subprocess.run(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"], capture_output=True,
+                          text=True).stdout.strip()
+    listed = set(dpkg("-L", "opensm-psssp").stdout.splitlines())
+    named = [p.replace("<multiarch>", arch) for p in _files_section("opensm-plugin/psssp.8")]
+    assert named, "psssp(8) names no file under /usr"
+    assert [p for p in named if p not in listed] == [], sorted(listed)
