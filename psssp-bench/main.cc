@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
     bench::define_options(app, options);
     QuietOutput quiet(rank != 0);
     status = cli::run(app, argc, argv, [&] {
-      quiet.restore();  // parsed: from here each rank speaks for itself
-      bench::check_options(options);
+      bench::check_options(options);  // the same on every rank: rank 0 says it
+      quiet.restore();                // from here each rank speaks for itself
       try {
         return bench::run_bench(options, MPI_COMM_WORLD);
       } catch (const bench::OtherRankFailed& e) {

@@ -225,6 +225,9 @@ def test_map_errors(fabric):
     proc = mpirun(2, "--map", stranger, "--bogus", "--json", out)
     assert_failed(proc, out, "unknown option --bogus")
     assert proc.stderr.count("unknown option") == 1, proc.stderr
+    proc = mpirun(2, "--routes", fabric["lfts"], "--json", out)
+    assert_failed(proc, out, "--routes needs --fabric")
+    assert proc.stderr.count("--routes needs --fabric") == 1, proc.stderr
 
 
 def test_sysfs_ports(fabric, tmp_path):
