@@ -93,12 +93,15 @@ def test_programmed_tables_equal_offline_route(tmp_path):
 # - a tree with a tenth of its cables at 1x: capacity=auto weighs load by
 #   capacity (the rates come with the fabric read back from the switches);
 # - a three-level tree where the tables laid out as on a fat tree, round
-#   robin, are kept (tree_layout.h).
+#   robin, are kept (tree_layout.h), and a two-level one where its layout
+#   is (the candidates judged on the structured patterns too).
 SAID = {
     "capacity-on-mixed-rates": (("kary-ntree", "--k", 4, "--n", 3, "--rate", "4xEDR",
                                  "--degrade", 0.1, "--seed", 2), "; load weighed by capacity"),
-    "tree-layout": (("fattree3", "--pods", 4, "--leaves", 3, "--hosts-per-leaf", 12, "--aggs", 3,
-                     "--cores-per-agg", 3, "--cables", 2), "; tree layout, round robin"),
+    "tree-layout": (("fattree3", "--pods", 4, "--leaves", 4, "--hosts-per-leaf", 8, "--aggs", 4,
+                     "--cores-per-agg", 4, "--cables", 1), "; tree layout, round robin"),
+    "tree-layout-two-levels": (("fattree2", "--leaves", 6, "--hosts-per-leaf", 18, "--spines", 3,
+                                "--cables", 3), "; tree layout"),
 }
 
 

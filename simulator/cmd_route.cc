@@ -18,8 +18,8 @@
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
 #include "formats/guid_list.h"
-#include "formats/layer_table_io.h"
 #include "formats/ibdmchk_writer.h"
+#include "formats/layer_table_io.h"
 #include "formats/lft_io.h"
 #include "routing/incremental.h"
 #include "routing/option_names.h"
@@ -175,6 +175,10 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
   cli::Json estimated;  // null unless candidates were compared
   for (const Estimate& e : estimates(r)) estimated[e.key] = e.value;
   report["estimated_ebb"] = estimated;
+  cli::Json judged;  // null unless candidates were judged on the structured patterns
+  for (const auto& [name, value] : r.pattern_estimates) judged[name] = value;
+  report["estimated_patterns"] = judged;
+  report["passed_over_bisect_choice"] = r.passed_over_bisect_choice;
   report["layers"] = layers;
   cli::write_json(std::cout, report);
 }
@@ -290,6 +294,10 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
          "only: only their traffic adds load")
       ->type_name("M")
       ->needs(guid_file);
+  cmd.add_flag_callback(
+      "--bisect-choice", [&r] { r.judge_patterns = false; },
+      "order auto: judge the candidates on random bisections alone (no structured patterns, "
+      "no tree layout on two-level trees)");
   cli::add_uint(cmd, "--refine", r.refine_passes,
                 "rip-up-and-reroute passes, at most (default 8; stops at a\n"
                 "pass that changes no table)",

@@ -6,8 +6,10 @@
 // The algorithm and its choices are described in psssp-route.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fabric/fabric.h"
@@ -101,6 +103,14 @@ struct RoutingOptions {
   // on a fat tree are candidates too (tree_layout.h); off only for
   // experiments.
   bool tree_layouts = true;
+  // Order automatic: the candidates are judged on random bisections and on
+  // shift, recursive doubling and ring with the ranks in fabric and in
+  // hostname order (pattern_estimate.h), two-level trees get the tree layout
+  // as a candidate too, and no candidate is kept that another is ahead of on
+  // any of them by more than noise (psssp-route.md, "Judged on the patterns
+  // jobs run"). false: bisections alone and layouts on three-level trees
+  // only, as before (for comparisons).
+  bool judge_patterns = true;
 };
 
 struct RoutingResult {
@@ -126,6 +136,11 @@ struct RoutingResult {
   // The tables are the default candidate's with the host LIDs' routes laid
   // out as on a fat tree (tree_layout.h), LIDs in this order.
   enum class TreeLayout { off, leaf_by_leaf, round_robin } tree_layout = TreeLayout::off;
+  // judge_patterns: the kept candidate's estimates on the structured
+  // patterns (name, mean share), and whether the candidate the bisections
+  // alone preferred was passed over for being behind on one of them.
+  std::vector<std::pair<std::string, double>> pattern_estimates;
+  bool passed_over_bisect_choice = false;
   // route_psssp_incremental only (incremental.h): kept, repaired, moved.
   struct Incremental {
     bool used = false;  // false: full routing (reason says why, if asked for)
@@ -146,6 +161,14 @@ constexpr double kLooseTieSlack = 0.4;
 // effort's fewer runs (psssp-route.md).
 constexpr double kFullSwitchMargin = 0.002;
 constexpr double kFastSwitchMargin = 0.005;
+
+// judge_patterns: a candidate counts as behind another on a structured
+// pattern (fixed phases, no runs' noise) when the other is this much ahead
+// (relative); on the bisections the margins above are the noise.
+constexpr double kPatternTolerance = 0.001;
+// Shift phases judged with full effort (the shortest half, the rest spread);
+// fast effort judges about as many flows as its bisections.
+constexpr std::size_t kShiftPhases = 64;
 
 // Throws FabricError if the fabric cannot be routed at all (no switches).
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options);

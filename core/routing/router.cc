@@ -12,7 +12,13 @@
 
 namespace psssp::routing {
 
-bool Router::tree_shaped() const { return shape_ && tree_layout_applies(graph_, *shape_); }
+bool Router::tree_shaped(bool two_levels) const {
+  return shape_ && tree_layout_applies(graph_, *shape_) && (two_levels || !two_level_tree());
+}
+
+bool Router::two_level_tree() const {
+  return shape_ && std::find(shape_->level.begin(), shape_->level.end(), 2u) == shape_->level.end();
+}
 
 bool Router::prepare() {
   if (prepared_) return full_effort_;

@@ -21,12 +21,11 @@ class Layout {
         level_(shape.level),
         tree_(g, sources_at),
         back_(g.edge_count(), kNoEdge),
-        turns_(g.edge_count(), 0),
-        lids_through_(g.vertex_count, 0),
         stamp_(g.vertex_count, 0),
         via_(g.vertex_count, kNoVertexId),
         via_edge_(g.vertex_count, kNoEdge),
-        up_edge_(g.vertex_count, kNoEdge) {
+        up_edge_(g.vertex_count, kNoEdge),
+        two_level_(std::find(level_.begin(), level_.end(), 2u) == level_.end()) {
     // Each edge's way back: the first cable (port order) of its target to
     // its source.
     for (Vertex u = 0; u < g.vertex_count; ++u)
@@ -37,7 +36,8 @@ class Layout {
   // Lays out the routes to d, the k-th LID of its leaf; false (nothing
   // changed) if one would not be minimal. About one step per LFT entry set:
   // the switches below w and below the core are marked first.
-  bool lay_out(const Destination& d, std::uint32_t k, std::vector<ColumnChange>& changes,
+  bool lay_out(const Destination& d, std::uint32_t position, std::uint32_t lmc_class,
+               std::uint32_t classes, std::vector<ColumnChange>& changes,
                std::vector<double>* route_delta) {
     const Vertex leaf = d.vertex;
     PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
@@ -47,13 +47,22 @@ class Layout {
     neighbours_at_level(g_, level_, leaf, 1, above_);
     if (above_.empty()) return false;
     const auto a = static_cast<std::uint32_t>(above_.size());
+    // The LMC classes of one port start their turns that many switches
+    // apart, so that each class alone is dealt like the base LIDs and the
+    // classes of a port leave the leaf through different switches.
+    // Where the classes outnumber those switches, the classes that share
+    // one take its cores from further on.
+    const std::uint32_t rotation = lmc_class * std::max(1u, a / std::max(1u, classes));
+    const std::uint32_t k = position + rotation;
     const Vertex w = above_[k % a];
+    if (two_level_) return lay_out_two_level(d, k, w, a, col, order, reached, changes, route_delta);
     neighbours_at_level(g_, level_, w, 2, cores_);
     if (cores_.empty()) return false;
-    const Vertex core = cores_[lids_through_[w]++ % cores_.size()];
+    const Vertex core = cores_[(lids_through(lmc_class)[w]++ + rotation / a) % cores_.size()];
     const EdgeId core_to_w = nth_cable(g_, core, w, 0);
     if (core_to_w == kNoEdge) return false;  // a cable usable one way only
-    const std::uint32_t y = turns_[core_to_w]++ + position_below(core, w);
+    std::uint32_t* turns = turns_of(lmc_class);
+    const std::uint32_t y = turns[core_to_w]++ + position_below(core, w);
     mark_below(w, core);
     const std::size_t first = changes.size();
     bool minimal = set_toward(col, w, cable(nth_cable(g_, w, leaf, 0), k / a), changes) &&
@@ -67,7 +76,7 @@ class Layout {
       }
       const Vertex v = via_[u];  // w, or the switch above u below the core
       minimal = via_edge_[u] != kNoEdge &&
-                set_toward(col, u, cable(via_edge_[u], turns_[via_edge_[u]]++), changes) &&
+                set_toward(col, u, cable(via_edge_[u], turns[via_edge_[u]]++), changes) &&
                 (v == w || set_toward(col, v, cable(up_edge_[v], y), changes));
     }
     if (!minimal) {
@@ -79,6 +88,43 @@ class Layout {
   }
 
  private:
+  // Two levels: the LID comes down from w over cable (k / a) mod X of its
+  // bundle into the leaf; every other leaf cabled to w sends it up over the
+  // mirror of that cable (the same position in its own bundle to w), so the
+  // LIDs that share a switch and a cable down share the cable up too; a
+  // leaf not cabled to w keeps psssp's entry (its own minimal path).
+  bool lay_out_two_level(const Destination& d, std::uint32_t k, Vertex w, std::uint32_t a,
+                         PortNum* col, const std::uint16_t* order, std::uint32_t reached,
+                         std::vector<ColumnChange>& changes, std::vector<double>* route_delta) {
+    const std::size_t first = changes.size();
+    const std::uint32_t round = k / a;
+    bool minimal = set_toward(col, w, cable(nth_cable(g_, w, d.vertex, 0), round), changes);
+    for (std::uint32_t i = 1; i < reached && minimal; ++i) {
+      const Vertex u = order[i];
+      if (level_[u] != 0 || sources_at_[u] == 0) continue;
+      const EdgeId up = nth_cable(g_, u, w, 0);
+      if (up == kNoEdge) continue;  // not cabled to w: psssp's path stays
+      minimal = set_toward(col, u, cable(up, round), changes);
+    }
+    if (!minimal) {
+      undo_changes(changes, first);
+      return false;
+    }
+    if (route_delta) tree_.add_change(order, reached, col, changes, first, *route_delta, nullptr);
+    return true;
+  }
+
+  std::uint32_t* turns_of(std::uint32_t lmc_class) {
+    if (turns_.size() <= lmc_class) turns_.resize(lmc_class + 1);
+    if (turns_[lmc_class].empty()) turns_[lmc_class].assign(g_.edge_count(), 0);
+    return turns_[lmc_class].data();
+  }
+  std::uint32_t* lids_through(std::uint32_t lmc_class) {
+    if (lids_through_.size() <= lmc_class) lids_through_.resize(lmc_class + 1);
+    if (lids_through_[lmc_class].empty()) lids_through_[lmc_class].assign(g_.vertex_count, 0);
+    return lids_through_[lmc_class].data();
+  }
+
   // Marks the leaves below w (they go up to w), then those below the
   // core's other switches, each by the first such switch in the core's port
   // order (they go up to it, and it up to the core).
@@ -147,22 +193,24 @@ class Layout {
   LidTree tree_;
   const std::uint16_t* hops_ = nullptr;  // to the current LID's switch
   std::vector<Vertex> above_, cores_, below_;
-  std::vector<EdgeId> back_;                 // per edge: the first cable back
-  std::vector<std::uint32_t> turns_;         // per first cable of a pair: the next turn
-  std::vector<std::uint32_t> lids_through_;  // per aggregation switch
+  std::vector<EdgeId> back_;  // per edge: the first cable back
+  // Per LMC class (each class is dealt as the base LIDs are):
+  std::vector<std::vector<std::uint32_t>> turns_;  // per first cable of a pair: the next turn
+  std::vector<std::vector<std::uint32_t>> lids_through_;  // per aggregation switch
   // This LID's marks: stamp_[u] == stamp_now_ for the switches set below.
   std::uint32_t stamp_now_ = 0;
   std::vector<std::uint32_t> stamp_;
   std::vector<Vertex> via_;       // per leaf: the switch it goes up to
   std::vector<EdgeId> via_edge_;  // and its first cable there
   std::vector<EdgeId> up_edge_;   // per switch below the core: its first cable up to it
+  bool two_level_;                // leaves and the switches above them only
 };
 
 }  // namespace
 
 bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape) {
   const std::vector<std::uint32_t>& level = shape.level;
-  if (std::find(level.begin(), level.end(), 2u) == level.end()) return false;
+  if (std::find(level.begin(), level.end(), 1u) == level.end()) return false;
   for (const std::uint32_t l : level)
     if (l > 2) return false;  // deeper, or kNoLevel: no switch with hosts reachable
   for (EdgeId e = 0; e < graph.edge_count(); ++e) {
@@ -178,22 +226,40 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
                         PortNum* columns) {
   TreeLayout result;
   if (!tree_layout_applies(graph, shape)) return result;
-  // Each leaf's LIDs in LID order (k), leaves in vertex order.
+  // Each leaf's load-carrying ports in the order of the leaf's ports they
+  // are cabled to (their position), the LIDs of a port (LMC) in LID order
+  // (their class); leaves in vertex order.
   struct Laid {
     const Destination* d;
-    std::uint32_t k;
+    std::uint32_t position, lmc_class, classes;
   };
   std::vector<Laid> laid;
   for (const Destination& d : destinations)
-    if (d.loads && d.vertex != kNoVertexId && shape.level[d.vertex] == 0) laid.push_back({&d, 0});
+    if (d.loads && d.vertex != kNoVertexId && shape.level[d.vertex] == 0)
+      laid.push_back({&d, 0, 0, 1});
   std::sort(laid.begin(), laid.end(), [](const Laid& a, const Laid& b) {
-    return a.d->vertex != b.d->vertex ? a.d->vertex < b.d->vertex : a.d->lid < b.d->lid;
+    if (a.d->vertex != b.d->vertex) return a.d->vertex < b.d->vertex;
+    if (a.d->final_port != b.d->final_port) return a.d->final_port < b.d->final_port;
+    return a.d->lid < b.d->lid;
   });
-  for (std::size_t i = 1; i < laid.size(); ++i)
-    if (laid[i - 1].d->vertex == laid[i].d->vertex) laid[i].k = laid[i - 1].k + 1;
+  for (std::size_t i = 1; i < laid.size(); ++i) {
+    const Laid& prev = laid[i - 1];
+    if (prev.d->vertex != laid[i].d->vertex) continue;
+    if (prev.d->port == laid[i].d->port) {
+      laid[i].position = prev.position;
+      laid[i].lmc_class = prev.lmc_class + 1;
+    } else {
+      laid[i].position = prev.position + 1;
+    }
+  }
+  for (std::size_t i = laid.size(); i-- > 0;)
+    laid[i].classes = i + 1 < laid.size() && laid[i + 1].d->port == laid[i].d->port
+                          ? laid[i + 1].classes
+                          : laid[i].lmc_class + 1;
   if (order == TreeLayoutOrder::round_robin)
-    std::stable_sort(laid.begin(), laid.end(),
-                     [](const Laid& a, const Laid& b) { return a.k < b.k; });
+    std::stable_sort(laid.begin(), laid.end(), [](const Laid& a, const Laid& b) {
+      return a.position != b.position ? a.position < b.position : a.lmc_class < b.lmc_class;
+    });
   if (with_loads) {
     result.route_delta.assign(graph.edge_count(), 0.0);
   }
@@ -201,7 +267,8 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
   std::vector<ColumnChange> changes;  // one LID's
   for (const Laid& l : laid) {
     changes.clear();
-    if (!layout.lay_out(*l.d, l.k, changes, with_loads ? &result.route_delta : nullptr))
+    if (!layout.lay_out(*l.d, l.position, l.lmc_class, l.classes, changes,
+                        with_loads ? &result.route_delta : nullptr))
       return TreeLayout{};
   }
   result.applied = true;

@@ -7,8 +7,10 @@
 // on some oversubscribed trees with bundles it is ahead of them (and of
 // ftree), where the regroup (top_regroup.h) cannot apply.
 //
-// The k-th load-carrying LID of leaf D (in LID order on D), with A = D's
-// aggregation switches in port order:
+// The k-th load-carrying host port of leaf D (in the order of D's ports it
+// is cabled to; the LIDs of a port, LMC class c, are dealt as position
+// k + c x max(1, |A| / 2^LMC), each class with its own turns and counts),
+// with A = D's aggregation switches in port order:
 //  - comes down from w = A[k mod |A|] over cable (k / |A|) mod X of the
 //    w -> D bundle (X cables);
 //  - comes down to w from core U[n mod |U|] (U: w's cores in port order, n:
@@ -18,6 +20,10 @@
 //    first switch below (port order) that has them below it, dealing each
 //    of their bundles in turn; that switch sends it up over the cable the
 //    core's comes down (the mirror).
+// On a two-level tree (no switch two levels above the hosts) the LID comes
+// down from w over cable (k / |A|) mod X, and every leaf cabled to w sends
+// it up over the same position of its own bundle to w; a leaf not cabled
+// to w keeps psssp's entry.
 // The turns and the counts n depend on the order the LIDs are laid out in:
 // leaf by leaf (vertex order), or round robin over the leaves (every leaf's
 // LID k before any leaf's LID k + 1), which gives each leaf's LIDs through w
@@ -47,7 +53,8 @@ struct TreeLayout {
 };
 
 // Whether the switch graph is such a tree: hosts only on level 0, at most
-// level 2 with some switch there, and every cable between adjacent levels.
+// level 2 with some switch on level 1, and every cable between adjacent
+// levels.
 bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
 
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as

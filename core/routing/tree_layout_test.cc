@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "pattern_estimate.h"
 #include "psssp_routing.h"
 #include "router.h"
 #include "routing_test_support.h"
@@ -105,12 +106,48 @@ TEST(TreeLayout, RoutesEveryLidLikeAFatTree) {
     ASSERT_DOUBLE_EQ(l.laid.channel_load[c], traced[c]) << "channel " << c;
 }
 
+TEST(TreeLayout, LmcClassesEachDealtOverTheSpines) {
+  // Two levels, 4 leaves x 8 hosts, 4 spines, LMC 2: every class of LIDs
+  // alone comes down into each leaf from every spine twice (as the base
+  // LIDs with LMC 0), and the 4 LIDs of a host from 4 different spines.
+  Fabric f = topo::build_fabric(topo::fattree2(4, 8, 4, 1, 0));
+  testing::assign_lids(f, 2);
+  const Laid l = lay_out(f, routing::TreeLayoutOrder::leaf_by_leaf);
+  ASSERT_EQ(l.laid.tree_layout, RoutingResult::TreeLayout::leaf_by_leaf);
+  const RouteTracer tracer(f, l.laid.lfts);
+  const std::vector<PortRef> hosts = f.host_ports();
+  const PortRef src = hosts[0];  // on the first leaf: every other leaf's LIDs cross a spine
+  std::map<std::pair<NodeId, unsigned>, std::map<NodeId, unsigned>> per_class;  // leaf, class
+  for (const PortRef dst : hosts) {
+    if (leaf_of(f, dst) == leaf_of(f, src)) continue;
+    std::set<NodeId> spines;
+    for (unsigned c = 0; c < 4; ++c) {
+      std::vector<ChannelId> path;
+      const TraceEnd end = tracer.trace_from(src, static_cast<Lid>(f.port(dst).lid + c),
+                                             [&](ChannelId ch) { path.push_back(ch); });
+      ASSERT_EQ(end.status, TraceStatus::delivered);
+      ASSERT_EQ(path.size(), 4u);  // host, leaf, spine, leaf
+      const NodeId spine = f.channel_port(path[2]).node;
+      spines.insert(spine);
+      ++per_class[{leaf_of(f, dst), c}][spine];
+    }
+    EXPECT_EQ(spines.size(), 4u);
+  }
+  for (const auto& [leaf_class, per_spine] : per_class) {
+    EXPECT_EQ(per_spine.size(), 4u);
+    for (const auto& [spine, n] : per_spine) EXPECT_EQ(n, 2u);
+  }
+}
+
 TEST(TreeLayout, KeptWhereItIsEstimatedAhead) {
   // 4 pods of 3 leaves x 12 hosts, 3 aggregation switches x 3 cores, 2
   // cables: the layout round robin is about 2% ahead of psssp's tables.
+  // Judged on bisections alone (on shift it is behind: PassedOverWhere...).
   const Fabric f = three_level(4, 3, 12, 3, 3, 2);
-  const RoutingResult r = route_psssp(f, RoutingOptions{});
-  RoutingOptions without;
+  RoutingOptions bisect_only;
+  bisect_only.judge_patterns = false;
+  const RoutingResult r = route_psssp(f, bisect_only);
+  RoutingOptions without = bisect_only;
   without.tree_layouts = false;
   const RoutingResult plain = route_psssp(f, without);
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::round_robin);
@@ -129,6 +166,7 @@ TEST(TreeLayout, FastEffortTriesRoundRobin) {
   const Fabric f = three_level(4, 3, 12, 3, 3, 2);
   RoutingOptions fast;
   fast.effort = RoutingOptions::Effort::fast;
+  fast.judge_patterns = false;
   const RoutingResult r = route_psssp(f, fast);
   EXPECT_FALSE(r.full_effort);
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::round_robin);
@@ -141,17 +179,49 @@ TEST(TreeLayout, FastEffortTriesRoundRobin) {
             1.01 * testing::estimate_ebb(f, plain.lfts, 4000));
 }
 
-TEST(TreeLayout, OnlyOnThreeLevelTrees) {
-  // Two levels, hosts on the cores too, a torus: no layout candidate.
+TEST(TreeLayout, PassedOverWhereBehindOnShift) {
+  // The same tree judged on the structured patterns too: the round-robin
+  // layout is ahead on the bisections and behind on shift by more, so the
+  // candidate whose largest shortfall is smallest, the default, is kept.
+  const Fabric f = three_level(4, 3, 12, 3, 3, 2);
+  const RoutingResult r = route_psssp(f, RoutingOptions{});
+  EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::off);
+  EXPECT_TRUE(r.passed_over_bisect_choice);
+  EXPECT_GT(r.estimate_tree_layout_round_robin, r.estimate_switches);
+  ASSERT_FALSE(r.pattern_estimates.empty());
+  EXPECT_EQ(r.pattern_estimates[0].first, "shift linear");
+  RoutingOptions bisect_only;
+  bisect_only.judge_patterns = false;
+  const RoutingResult laid = route_psssp(f, bisect_only);
+  const StructuredPatterns p = structured_patterns(f, f.host_ports(), kShiftPhases);
+  EXPECT_GT(r.pattern_estimates[0].second,
+            1.05 * estimate_patterns(f, laid.lfts, f.host_ports(), p)[0]);
+}
+
+TEST(TreeLayout, OnlyOnTrees) {
+  // Hosts on the cores too, a torus: no layout candidate. Two levels: one
+  // candidate (leaf by leaf; round robin gives the same tables) where the
+  // candidates are judged on the structured patterns, none on bisections
+  // alone.
   Fabric two = topo::build_fabric(topo::fattree2(8, 8, 4, 2, 0));
   testing::assign_lids(two);
   const Fabric hosts_on_cores = three_level(4, 4, 8, 2, 2, 2, 2);
   const Fabric torus = testing::make_torus({4, 4}, 2);
-  for (const Fabric* f : std::vector<const Fabric*>{&two, &hosts_on_cores, &torus}) {
-    const RoutingResult r = route_psssp(*f, RoutingOptions{});
-    EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::off);
-    EXPECT_LT(r.estimate_tree_layout, 0.0);
-    EXPECT_LT(r.estimate_tree_layout_round_robin, 0.0);
+  const RoutingResult r = route_psssp(torus, RoutingOptions{});
+  EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::off);
+  EXPECT_LT(r.estimate_tree_layout, 0.0);
+  EXPECT_LT(r.estimate_tree_layout_round_robin, 0.0);
+  RoutingOptions bisect_only;
+  bisect_only.judge_patterns = false;
+  // Hosts on the cores as well as on the leaves: two levels of switches
+  // above switches with hosts, laid out as a two-level tree.
+  for (const Fabric* f : std::vector<const Fabric*>{&two, &hosts_on_cores}) {
+    const RoutingResult judged = route_psssp(*f, RoutingOptions{});
+    EXPECT_GT(judged.estimate_tree_layout, 0.0);
+    EXPECT_LT(judged.estimate_tree_layout_round_robin, 0.0);
+    const RoutingResult plain = route_psssp(*f, bisect_only);
+    EXPECT_EQ(plain.tree_layout, RoutingResult::TreeLayout::off);
+    EXPECT_LT(plain.estimate_tree_layout, 0.0);
   }
 }
 
