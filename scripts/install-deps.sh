@@ -14,7 +14,6 @@ demo=(
   libboost-graph-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
   opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
   python3 python3-matplotlib graphviz
-  libopenmpi-dev openmpi-bin
 )
 test_only=(
   clang libclang-rt-14-dev clang-format
@@ -22,6 +21,7 @@ test_only=(
   chromium
   debhelper dpkg-dev fakeroot lintian
   ibutils
+  libopenmpi-dev openmpi-bin
 )
 
 usage() {

@@ -12,9 +12,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "install-deps.sh")
 # What only the tests need: the browser test, the Debian packages, the
-# sanitizer and fuzz builds and the format check.
+# sanitizer and fuzz builds, the format check and psssp-bench (MPI).
 TEST_ONLY = ("chromium", "lintian", "debhelper", "fakeroot", "clang", "clang-format",
-             "libclang-rt-14-dev", "python3-pytest")
+             "libclang-rt-14-dev", "python3-pytest", "libopenmpi-dev")
 PACKAGE_RE = re.compile(r"^[a-z0-9][a-z0-9+.-]+$")
 
 
