@@ -11,7 +11,7 @@ set -euo pipefail
 # Each package once, in the smallest set that needs it.
 demo=(
   cmake ninja-build make g++ pkg-config libgtest-dev
-  libboost-graph-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
+  libboost-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
   opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
   python3 python3-matplotlib graphviz
 )
@@ -19,7 +19,7 @@ test_only=(
   clang libclang-rt-14-dev clang-format
   python3-pytest python3-pytest-xdist python3-pytest-timeout
   chromium
-  debhelper dpkg-dev fakeroot lintian
+  debhelper dpkg-dev fakeroot lintian libboost-graph-dev
   ibutils
   libopenmpi-dev openmpi-bin
 )
