@@ -29,9 +29,9 @@ std::vector<Retry> retries(const RoutingResult& first, const RoutingOptions& opt
     out.push_back({"in port order", o});
   }
   if (!first.full_effort && options.effort != Effort::full) {
-    // Full effort costs 10-30x a fast routing: up to 4x the work the
-    // automatic choice allows (a 3-D torus of 2048 hosts: 1 s; a Kautz graph
-    // of 5120 hosts would take 45 s, and stays fast here).
+    // Full effort costs far more than a fast routing: up to kFullEffortStretch
+    // times the work the automatic choice allows (docs/benchmarks/deadlock-free.md,
+    // "Why the code is as it is"); larger fabrics stay fast here.
     RoutingOptions o = options;
     o.effort = Effort::automatic;
     o.full_effort_limit *= kFullEffortStretch;

@@ -8,9 +8,8 @@
 // `max_group` LIDs (a larger one is split); a LID no switch delivers is a
 // group of its own, after them. First fit places routes in this order
 // (path_table.h): in the order of the switches' lowest LIDs, OpenSM's
-// numbering (hosts of one switch hundreds of LIDs apart) made the
-// 5256-host dragonfly need 4 layers and 100 ms of first fit, the 32x32
-// torus 6 layers; in node order 3 and 69 ms, and 3.
+// numbering (hosts of one switch hundreds of LIDs apart) made large
+// fabrics need more layers and more time (docs/benchmarks/deadlock-free.md).
 // Internal to core/deadlock.
 //
 //   DestinationGroups g = group_by_switch(fabric, dests, 254, 64);

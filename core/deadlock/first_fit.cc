@@ -35,8 +35,8 @@ constexpr unsigned kRefused = ~0u;
 
 // A mark per (destination, switch row) entry of the LFT columns for each of
 // up to eight layers: a bit per entry when the placer has one layer (layer
-// 0's, an eighth of the memory: zeroing eight bytes per path took 10 ms
-// before the dragonfly a12p6h6's first fit could start), else a byte.
+// 0's, an eighth of the memory to zero before first fit can start), else a
+// byte.
 class EntryMarks {
  public:
   EntryMarks(std::size_t entries, unsigned layers)
@@ -60,8 +60,8 @@ class EntryMarks {
 // first..cap-1 that takes them, with marks of its own (two EntryMarks: for
 // layer first + k, k < 8). Cache-line aligned: the two placers of
 // the pipeline write their walk state on every route, and two neighbours on
-// the stack sharing a line made first fit up to 1.6x slower, depending on
-// where the stack began.
+// the stack sharing a line made first fit measurably slower, depending on
+// where the stack began (docs/benchmarks/deadlock-free.md).
 class alignas(64) LayerPlacer {
  public:
   LayerPlacer(const FirstFitInput& in, unsigned first, unsigned cap)

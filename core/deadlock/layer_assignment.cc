@@ -68,11 +68,10 @@ class LayerPlanner {
     if (every_switch_a_source_) {
       // The destinations in the survey's and first fit's order (switch by
       // switch), so that their columns and paths lie in the order they are
-      // visited: with OpenSM's LIDs (a switch's hosts hundreds of LIDs
-      // apart) first fit on the 32x32 torus took 57-58 ms in LID order,
-      // 45-46 ms so. by_lid_ keeps them by LID for reading the tables.
-      // The survey's groups (units of consecutive destinations) are the
-      // same ones, renumbered: member m is destination m now.
+      // visited, which matters with OpenSM's LIDs (a switch's hosts hundreds
+      // of LIDs apart; docs/benchmarks/deadlock-free.md). by_lid_ keeps them by LID for reading the
+      // tables. The survey's groups (units of consecutive destinations) are the same ones,
+      // renumbered: member m is destination m now.
       const std::vector<Lid> by_lid = dests_;
       groups_ = group_by_switch(g_.fabric, by_lid, PathSurvey::kMaxGroup, kColumnBlock);
       std::vector<std::uint32_t> group_first(by_lid.size());
@@ -277,7 +276,7 @@ class LayerPlanner {
   // also copies the LFT by destination into columns_). A cycle among the
   // dependencies toward some LIDs is one of the union's: the first worker
   // tests its own marks once, after its first kUnionTestBlocks blocks (once
-  // more on fabrics whose union is acyclic: 0.6 ms on a 2048-host HyperX), and
+  // more on fabrics whose union is acyclic, a small cost), and
   // once it finds a cycle the rest of the pass only copies.
   bool direct_union_acyclic() {
     const unsigned threads = parallel::effective_threads(options_.threads);

@@ -15,14 +15,13 @@
 // First fit (first_fit.h) walks a route only as far as a layer try needs
 // and, on two threads, places layer 0 on one and the rest on the other;
 // where every switch has hosts, layer 0 starts on the longest paths while
-// the survey is still under way (on dragonfly a12p6h6 the survey and first
-// fit took 89-91 ms one after the other, 66-75 beside each other).
+// the survey is still under way.
 // It places only routes that repeat no other: the survey (path_survey.h)
 // finds, among the LIDs delivered at one switch, a route that takes the
 // same channels as an earlier LID's route from the same source switch;
 // it has the same dependencies, comes later in every placement order, and
 // first fit would give it the same layer, so it takes that layer
-// afterwards (on dragonfly a12p6h6 0.83M of 5.26M routes are placed).
+// afterwards.
 // Memory is the LayerTable (switches x LIDs bytes), a byte per path for
 // its length, one for its layer and one naming the route it repeats (and,
 // where first fit runs, one for the transposed LFT and, for the marks, two
@@ -35,22 +34,16 @@
 // order, and where every switch has hosts the destinations are kept in
 // that order too (their columns and paths side by side), so that neither
 // the layers nor the time depend on how the subnet manager numbered the
-// LIDs (with OpenSM's LIDs the 5256-host dragonfly needed 4 layers instead
-// of 3 in LID order).
+// LIDs.
 //
-// Cost (bench_vls, docs/benchmarks.md): on dragonfly a12p6h6 (876
-// switches, 5.4M paths, 3 layers) about 0.39x the routing's CPU time; of
-// its 80-85 ms wall (machine quiet), 54-56 are first fit with the survey
-// beside it, layer 0's thread the longest. Of layer 0's 137K insertions,
-// the 28K that close a cycle (each a dependency refused for good) search
-// about 200 channels each and take 23-28 ms. Fat trees (one layer) only pay
-// the survey and the table: 0.03 s CPU at 4096 hosts (routing 0.22 s wall,
-// 0.29 s CPU).
-// Tried and not kept: placing all routes to a LID at once (their tree)
-// needs more layers (5 instead of 3 on a12p6h6) and is no faster; layers
-// as fixed channel orders (Eades-Lin-Smyth on the remaining routes'
-// dependencies, no search) need 8 layers there and 9 on the 8x8x8 torus
-// (first fit: 3 and 6), with first fit after each order still 6 and 6.
+// Cost: bench_vls and bench_opensm.py, docs/benchmarks/deadlock-free.md
+// (layer 0's thread is first fit's longest; fat trees, one layer, pay only
+// the survey and the table).
+// Tried and not kept (same page): placing all routes to a LID at once (their
+// tree) needs more layers and is no faster; layers as fixed channel orders
+// (Eades-Lin-Smyth on the remaining routes' dependencies, no search) need
+// more layers on dragonflies and 3-D tori, even with first fit after each
+// order.
 //
 //   LayerAssignment a = assign_layers(fabric, lfts, {/*max_layers=*/8});
 //   sl = a.table.layer(slid, dlid);

@@ -11,14 +11,11 @@
 // one-way moves of Marchetti-Spaccamela, Nanni and Rohnert, IPL 1996).
 // Why: on a dragonfly's layers most searches that matter end in a cycle,
 // and a depth-first search forward only wandered through hundreds of
-// vertices before it reached x. Layering the 5256-host dragonfly with
-// OpenSM's LIDs took 0.52-0.59 s that way, 0.46-0.49 s two-way depth
-// first, 1.1-1.3 s forward only breadth first, and 0.31-0.33 s like this
-// (61M edges visited -> 11M). The order is a linked list with sparse 64-bit
-// labels, so a move touches only the vertices found, not the ones between
-// y and x; when a gap runs out, all labels are spread again (rare: they
-// start 2^64 / vertices apart). Removing edges never invalidates the order,
-// so the graph may also shrink.
+// vertices before it reached x; two-way breadth first visits far fewer
+// edges (docs/benchmarks/deadlock-free.md, "Why the code is as it is"). The order is a linked list
+// with sparse 64-bit labels, so a move touches only the vertices found, not the ones between y and
+// x; when a gap runs out, all labels are spread again (rare: they start 2^64 / vertices apart).
+// Removing edges never invalidates the order, so the graph may also shrink.
 #pragma once
 
 #include <algorithm>

@@ -27,9 +27,8 @@
 //   survey.count_every_switch();   // then count() as above, mostly known
 // Every switch a source and no marks, the group's first LID also goes
 // without walks: begin(), then count_tree() instead of count() and
-// keep_order() (on the 5256-host dragonfly the survey took 36 ms with
-// walks for the first LIDs, 29-31 ms without; on the 32x32 torus, where
-// a third of the LIDs are first ones, 27-28 and 21-22.5 ms).
+// keep_order(), which shortens the survey (docs/benchmarks/deadlock-free.md,
+// "Why the code is as it is").
 #pragma once
 
 #include <algorithm>

@@ -22,8 +22,7 @@ namespace psssp::deadlock {
 // Calls f(i) for each i < n with bytes[i] == value, sixteen bytes at a time
 // where SSE2 is there, else eight: testing byte by byte mispredicts on about
 // every other path, and placing by length scans the table once per length
-// (31 times on the 32x32 torus: 17.8 ms eight bytes at a time, 7 ms
-// sixteen).
+// (docs/benchmarks/deadlock-free.md, "Why the code is as it is").
 template <typename F>
 void for_each_byte_equal(const std::uint8_t* bytes, std::size_t n, std::uint8_t value, F&& f) {
   constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
