@@ -19,12 +19,7 @@ import sys
 import tempfile
 
 from bench_quality import FABRICS
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def tool(build, *parts):
-    return os.path.join(build, *parts)
+from psssp_tools import UsageError, binary  # scripts/, on the path since bench_quality
 
 
 def digest(path):
@@ -39,9 +34,10 @@ def main(argv):
     p.add_argument("--only", help="comma-separated fabric names")
     p.add_argument("--route-args", default="", help="extra psssp-sim route arguments")
     args = p.parse_args(argv)
-    build = os.path.abspath(os.environ.get("PSSSP_BUILD", os.path.join(ROOT, "build")))
-    topo = tool(build, "topologies", "psssp-topo")
-    sim = tool(build, "simulator", "psssp-sim")
+    try:
+        topo, sim = binary("psssp-topo"), binary("psssp-sim")
+    except UsageError as e:
+        sys.exit("bench_digests.py: %s" % e)
     print("| fabric | fabric sha256 | tables sha256 | bisect eBB |")
     print("|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:

@@ -32,8 +32,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
-SIM = os.path.join(os.environ.get("PSSSP_BUILD", os.path.join(HERE, "..", "build")), "simulator",
-                   "psssp-sim")
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from psssp_tools import UsageError, binary  # noqa: E402 (the scripts' directory, just added)
 
 PATTERNS = ["bisect", "permutation", "shift", "ring", "recursive-doubling", "orcs:recdbl",
             "orcs:bruck", "halo2d", "halo3d"]
@@ -137,6 +137,10 @@ def main(argv):
     p.add_argument("--timeout", type=int, default=600, help="seconds per OpenSM run")
     p.add_argument("--out", default="bench-out/patterns")
     args = p.parse_args(argv)
+    try:
+        args.sim = binary("psssp-sim")
+    except UsageError as e:
+        sys.exit("bench_patterns.py: %s" % e)
     patterns, mappings = args.patterns.split(","), args.mappings.split(",")
     families = args.families.split(",") if args.families else list(FAMILIES)
     unknown = [f for f in families if f not in FAMILIES]
@@ -193,7 +197,7 @@ def fabric_cells(args, family, name, spec, patterns, mappings):
 
 def score_kept(args, work, engines, pattern, mapping):
     """{engine: (eBB, CI half-width)} of the kept tables, as compare-engines scores them."""
-    cmd = [SIM, "score", os.path.join(work, "fabric.topo"), "--random-runs", str(args.runs),
+    cmd = [args.sim, "score", os.path.join(work, "fabric.topo"), "--random-runs", str(args.runs),
            "--seed", str(args.seed), "--pattern", pattern, "--mapping", mapping, "--json"]
     for e in engines:
         cmd += ["--routes", os.path.join(work, "routes", e + ".fts"), "--name", e]

@@ -28,8 +28,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
-SIM = os.path.join(os.environ.get("PSSSP_BUILD", os.path.join(HERE, "..", "build")), "simulator",
-                   "psssp-sim")
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from psssp_tools import UsageError, binary  # noqa: E402 (the scripts' directory, just added)
 
 # The issue's reference fabrics (bisect eBB measured with OpenSM's engines).
 FABRICS = [
@@ -158,6 +158,10 @@ def main(argv):
     p.add_argument("--timeout", type=int, default=600)
     p.add_argument("--out", default="bench-out/quality")
     args = p.parse_args(argv)
+    try:
+        args.sim = binary("psssp-sim")
+    except UsageError as e:
+        sys.exit("bench_quality.py: %s" % e)
     fabrics = SWEEPS[args.sweep] if args.sweep else FABRICS
     chosen = [f for f in fabrics if not args.only or f[0] in args.only.split(",")]
     engines = args.engines.split(",")
@@ -227,7 +231,7 @@ def _seeds_margin(out, rows, args):
     work = os.path.join(out, "work")
     mine, theirs = (os.path.join(work, "routes", e + ".fts") for e in ("psssp", engine))
     for seed in range(args.seed + 1, args.seed + 1 + args.more_seeds):
-        text = subprocess.run([SIM, "score", os.path.join(work, "fabric.topo"), "--routes", mine,
+        text = subprocess.run([args.sim, "score", os.path.join(work, "fabric.topo"), "--routes", mine,
                                "--routes", theirs, "--runs", str(args.runs), "--seed", str(seed)],
                               check=True, capture_output=True, text=True).stdout
         ebb = {}

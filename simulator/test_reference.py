@@ -9,7 +9,8 @@ and histogram; psssp-sim must agree to 1e-12. For check it traces every
 ordered host pair itself and compares failure counts, hops and the edge
 forwarding index.
 
-The binary is $PSSSP_BUILD/simulator/psssp-sim (PSSSP_BUILD defaults to build).
+psssp-sim is found as the scripts find it (psssp_tools.binary: $PSSSP_BUILD, else
+build/, else PATH).
 """
 
 import json
@@ -19,10 +20,9 @@ import subprocess
 
 import pytest
 
+from psssp_tools import binary
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.environ.get("PSSSP_BUILD", "build")
-SIM = os.path.join(BUILD if os.path.isabs(BUILD) else os.path.join(ROOT, BUILD),
-                   "simulator", "psssp-sim")
 TESTDATA = os.path.join(ROOT, "core", "formats", "testdata")
 LANE_GBPS = {"??": 8.0, "SDR": 2.0, "DDR": 4.0, "QDR": 8.0, "FDR10": 10.0, "FDR": 13.64,
              "EDR": 25.0, "HDR": 50.0, "NDR": 100.0}
@@ -225,8 +225,8 @@ def fat_tree(leaves, hosts_per_leaf, spines, lmc=0, slow_spine=True):
 # ---------------------------------------------------------------- tests
 
 def sim(*args, check=True):
-    assert os.path.exists(SIM), "build psssp-sim first (PSSSP_BUILD=%s)" % BUILD
-    return subprocess.run([SIM] + [str(a) for a in args], capture_output=True, text=True, check=check)
+    return subprocess.run([binary("psssp-sim")] + [str(a) for a in args], capture_output=True,
+                          text=True, check=check)
 
 
 def compare_score(tmp_path, fabric_path, routes, extra, runs=300):

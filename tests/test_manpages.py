@@ -4,7 +4,8 @@ psssp-sim(1) names every subcommand and option that `psssp-sim COMMAND --help`
 prints, and compare-engines(1) and check-fabric(1) every option of their
 script's --help.
 
-The binary is $PSSSP_BUILD/simulator/psssp-sim (PSSSP_BUILD defaults to build).
+psssp-sim is found as the scripts find it (psssp_tools.binary: $PSSSP_BUILD, else
+build/, else PATH).
 """
 
 import os
@@ -14,10 +15,9 @@ import sys
 
 import pytest
 
+from psssp_tools import UsageError, binary
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.environ.get("PSSSP_BUILD", "build")
-SIM = os.path.join(BUILD if os.path.isabs(BUILD) else os.path.join(ROOT, BUILD),
-                   "simulator", "psssp-sim")
 SKIP_DIRS = {".git", "node_modules"}
 
 
@@ -64,9 +64,11 @@ def test_man_page_renders_without_warnings(page):
 
 
 def sim_help(*args):
-    if not os.access(SIM, os.X_OK):
-        pytest.skip("%s not built (set PSSSP_BUILD)" % SIM)
-    return subprocess.run([SIM] + list(args), capture_output=True, text=True, check=True).stdout
+    try:
+        sim = binary("psssp-sim")
+    except UsageError as e:
+        pytest.skip(str(e))
+    return subprocess.run([sim] + list(args), capture_output=True, text=True, check=True).stdout
 
 
 def subcommands():
