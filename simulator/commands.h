@@ -19,5 +19,6 @@ Command add_check(CLI::App& app);    // cmd_check.cc: trace every route, report 
 Command add_score(CLI::App& app);    // cmd_score.cc: effective bisection bandwidth
 Command add_route(CLI::App& app);    // cmd_route.cc: P-SSSP LFTs for a fabric file
 Command add_convert(CLI::App& app);  // cmd_convert.cc: a fabric as an ibsim net file
+Command add_bound(CLI::App& app);    // cmd_bound.cc: LP upper bound on eBB
 
 }  // namespace psssp::sim

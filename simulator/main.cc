@@ -12,8 +12,8 @@ int main(int argc, char** argv) {
   cli::configure(app, "psssp-sim");
   app.get_formatter()->label("SUBCOMMAND", "COMMAND");
   app.require_subcommand(1);
-  const sim::Command commands[] = {sim::add_info(app), sim::add_check(app), sim::add_score(app),
-                                   sim::add_route(app), sim::add_convert(app)};
+  const sim::Command commands[] = {sim::add_info(app),  sim::add_check(app),   sim::add_score(app),
+                                   sim::add_route(app), sim::add_convert(app), sim::add_bound(app)};
   for (const sim::Command& c : commands) c.app->group("Commands");
   return cli::run(app, argc, argv, [&] {
     for (const sim::Command& c : commands)

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// psssp-sim bound FABRIC: an upper bound on eBB that no routing beats, per
+// run the LP of a fractional multicommodity flow over the flows score draws.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "bound/channel_network.h"
+#include "bound/solver.h"
+#include "bound_runs.h"
+#include "cli/command_line.h"
+#include "cli/json_report.h"
+#include "cli/output_files.h"
+#include "commands.h"
+#include "fabric_input.h"
+#include "host_set.h"
+#include "output_util.h"
+#include "patterns.h"
+#include "progress_line.h"
+#include "stats.h"
+
+namespace psssp::sim {
+namespace {
+
+constexpr const char* kDescription =
+    "Per run, the flows that score draws (the same --pattern, --seed, --mapping and\n"
+    "hosts give the same flows) are routed as a fractional multicommodity flow: each\n"
+    "flow any rate up to 1 (its injection link), split over any paths, every directed\n"
+    "channel at most 1 (with --capacity: its Gb/s, rates relative to the injection\n"
+    "link). The largest mean rate is an upper bound on the run's eBB (cap-eBB) for\n"
+    "every routing, static or adaptive: ideal adaptive multipath for that matching.\n"
+    "--minimal bounds every routing over minimal (fewest switch hop) paths.\n"
+    "\n"
+    "methods (COIN-OR CLP): column generation over paths, adding each flow's shortest\n"
+    "path under the LP's duals until the Lagrangian bound of the duals is within a\n"
+    "gap of a feasible flow: exact (1e-6) or approximate (--eps); arc-lp solves the\n"
+    "whole arc LP at once (slow; a cross-check). Each reports the Lagrangian bound, an\n"
+    "upper bound even when --time-limit stops it. auto: exact up to 1024 flows\n"
+    "through switches per run, else approximate.";
+
+constexpr std::uint64_t kMaxRuns = 1000000;
+
+struct BoundOptions {
+  FabricInput input;
+  std::string pattern = "bisect", grid, mapping, lmc_path = "first";
+  std::string hosts_regex, hosts_file, method = "auto";
+  std::uint64_t runs = 0, seed = 1;
+  unsigned threads = 0;
+  double eps = 0.02, time_limit = 0.0;
+  bool json = false, minimal = false, capacity = false;
+};
+
+bound::Method parse_method(const std::string& m) {
+  if (m == "auto") return bound::Method::automatic;
+  if (m == "exact") return bound::Method::exact;
+  if (m == "approximate") return bound::Method::approximate;
+  if (m == "arc-lp") return bound::Method::arc_lp;
+  throw cli::UsageError("--method: '" + m + "' is not auto, exact, approximate or arc-lp");
+}
+
+struct Outcome {
+  std::vector<double> upper, lower, seconds;  // solved runs, in run order
+  std::uint64_t exact = 0, approximate = 0, arc_lp = 0, incomplete = 0;
+  double max_gap = 0.0;  // largest upper / lower - 1
+  double seconds_max = 0.0;
+};
+
+Outcome collect(const std::vector<RunBound>& runs) {
+  Outcome o;
+  for (const RunBound& r : runs) {
+    if (!r.solved) continue;
+    o.upper.push_back(r.upper);
+    o.lower.push_back(r.lower);
+    o.seconds.push_back(r.seconds);
+    o.seconds_max = std::max(o.seconds_max, r.seconds);
+    ++(r.method == bound::Method::exact         ? o.exact
+       : r.method == bound::Method::approximate ? o.approximate
+                                                : o.arc_lp);
+    if (!r.complete) ++o.incomplete;
+    if (r.lower > 0) o.max_gap = std::max(o.max_gap, r.upper / r.lower - 1.0);
+  }
+  return o;
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+int run_bound(const BoundOptions& o) {
+  cli::OutputFiles outputs;
+  outputs.claim_stdout(o.json ? "--json" : "the bound table");
+  const auto t0 = bound::Clock::now();
+  bound::SolveOptions solve;
+  solve.method = parse_method(o.method);
+  solve.minimal = o.minimal;
+  solve.eps = o.eps;
+  if (o.time_limit > 0)
+    solve.deadline = t0 + std::chrono::duration_cast<bound::Clock::duration>(
+                              std::chrono::duration<double>(o.time_limit));
+
+  const Fabric fabric = load_fabric(o.input);
+  const std::vector<Host> hosts = select_hosts(fabric, HostFilter{o.hosts_regex, o.hosts_file});
+  if (hosts.size() < 2)
+    throw std::runtime_error("only " + std::to_string(hosts.size()) +
+                             " host port(s) selected; need 2");
+  PatternSpec spec = parse_pattern(o.pattern, o.grid, o.mapping, o.lmc_path, fabric, hosts);
+  const PatternGenerator gen(hosts, std::move(spec), o.seed);
+  const std::uint64_t runs = o.runs ? o.runs : gen.random() ? 50 : gen.phase_count();
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
+  const bound::ChannelNetwork net(fabric, o.capacity);
+
+  BoundConfig config;
+  config.solve = solve;
+  config.runs = runs;
+  config.threads = threads;
+  std::vector<RunBound> per_run;
+  {
+    ProgressLine progress("bound", runs, stderr_is_tty());
+    config.progress = &progress.count;
+    per_run = bound_runs(net, gen, config);
+  }
+  const Outcome out = collect(per_run);
+  if (out.upper.empty())
+    throw std::runtime_error("--time-limit " + std::to_string(o.time_limit) +
+                             " s passed before the first run was bounded");
+  const Summary s = summarize(out.upper);
+  const double total = std::chrono::duration<double>(bound::Clock::now() - t0).count();
+  const std::string what = std::string(o.minimal ? "minimal paths" : "any routing") + ", " +
+                           (o.capacity ? "cap-eBB" : "eBB");
+  const std::string eps = std::to_string(o.eps);
+
+  if (o.json) {
+    cli::Json report = cli::json_report();
+    report["fabric"] = o.input.path;
+    report["pattern"] = gen.spec().name;
+    report["runs"] = runs;
+    report["runs_bounded"] = out.upper.size();
+    report["random"] = gen.random();
+    report["seed"] = o.seed;
+    report["hosts"] = hosts.size();
+    report["threads"] = threads;
+    report["minimal"] = o.minimal;
+    report["capacity"] = o.capacity;
+    report["solver"] = "COIN-OR CLP";
+    report["method"] = o.method;
+    report["eps"] = o.eps;
+    report["runs_exact"] = out.exact;
+    report["runs_approximate"] = out.approximate;
+    report["runs_arc_lp"] = out.arc_lp;
+    report["runs_incomplete"] = out.incomplete;
+    report["bound"] = s.mean;
+    report["ci95"] = {s.ci95_low, s.ci95_high};
+    report["min"] = s.min;
+    report["max"] = s.max;
+    report["stddev"] = s.stddev;
+    report["feasible"] = mean(out.lower);
+    report["max_gap"] = out.max_gap;
+    report["seconds"] = total;
+    report["seconds_per_run"] = mean(out.seconds);
+    report["seconds_per_run_max"] = out.seconds_max;
+    cli::Json& list = report["run_bounds"] = cli::Json::array();
+    for (const RunBound& r : per_run) list.push_back(r.solved ? cli::Json(r.upper) : cli::Json());
+    cli::write_json(std::cout, report);
+  } else {
+    std::printf(
+        "fabric %s: %zu hosts, pattern %s, %zu of %llu runs bounded, seed %llu, %u "
+        "threads\n",
+        o.input.path.c_str(), hosts.size(), gen.spec().name.c_str(), out.upper.size(),
+        static_cast<unsigned long long>(runs), static_cast<unsigned long long>(o.seed), threads);
+    std::printf("bound (%s): %.6f [%.6f, %.6f] min %.6f max %.6f\n", what.c_str(), s.mean,
+                s.ci95_low, s.ci95_high, s.min, s.max);
+    std::printf("feasible flow found: %.6f (largest gap to the bound %.2f%%)\n", mean(out.lower),
+                100.0 * out.max_gap);
+    std::printf(
+        "method: COIN-OR CLP; column generation exact (gap <= 1e-6) on %llu runs, "
+        "approximate (gap <= %g) on %llu runs; arc LP on %llu runs",
+        static_cast<unsigned long long>(out.exact), o.eps,
+        static_cast<unsigned long long>(out.approximate),
+        static_cast<unsigned long long>(out.arc_lp));
+    if (out.incomplete)
+      std::printf("; %llu runs stopped by --time-limit (bound valid, looser)",
+                  static_cast<unsigned long long>(out.incomplete));
+    std::printf("\ntime: %.2f s total, %.3f s per run (mean), %.3f s (max)\n", total,
+                mean(out.seconds), out.seconds_max);
+  }
+  outputs.commit();
+  return cli::kExitOk;
+}
+
+void define_options(CLI::App& cmd, BoundOptions& o) {
+  cmd.footer(kDescription);
+  add_fabric_input(cmd, o.input);
+  cmd.add_option("--pattern", o.pattern, "traffic pattern, as score (default bisect)")
+      ->type_name("P");
+  cli::add_uint(cmd, "--runs", o.runs,
+                "runs: run r has score's flows of run r (default 50 for random\npatterns, else one "
+                "per phase)",
+                1, kMaxRuns);
+  cli::add_uint(cmd, "--seed", o.seed, "as score (default 1)", 0, UINT64_MAX)->type_name("S");
+  cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
+  cmd.add_flag("--json", o.json, "one JSON object instead of the table");
+  cmd.add_flag("--minimal", o.minimal, "only minimal (fewest switch hop) paths");
+  cmd.add_flag("--capacity", o.capacity,
+               "channel capacities are the cables' Gb/s (a bound on cap-eBB)");
+  cmd.add_option("--method", o.method, "auto (default), exact, approximate or arc-lp")
+      ->type_name("M");
+  cmd.add_option("--eps", o.eps, "approximate: the target gap (default 0.02)")
+      ->type_name("E")
+      ->check(CLI::Range(1e-9, 1.0));
+  cmd.add_option("--time-limit", o.time_limit,
+                 "seconds for all runs; runs not started by then are left out,\na run cut "
+                 "short keeps a valid, looser bound (default: none)")
+      ->type_name("S")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
+      ->type_name("RE");
+  cmd.add_option("--hosts-file", o.hosts_file, "hosts listed by port (or node) GUID")
+      ->type_name("GUIDS");
+  cmd.add_option("--lmc-path", o.lmc_path, "as score (the bound does not depend on it)")
+      ->type_name("M");
+  cmd.add_option("--mapping", o.mapping, "rank -> host, as score")->type_name("M");
+  cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");
+}
+
+}  // namespace
+
+Command add_bound(CLI::App& app) {
+  auto o = std::make_shared<BoundOptions>();
+  CLI::App* cmd = cli::add_subcommand(app, "bound", "upper bound on eBB that no routing beats (LP)",
+                                      [o](CLI::App& c) { define_options(c, *o); });
+  return {cmd, [o] { return run_bound(*o); }};
+}
+
+}  // namespace psssp::sim
