@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "bound/channel_network.h"
+#include "bound_runs.h"
 #include "cli/command_line.h"
 #include "cli/json_report.h"
 #include "cli/output_files.h"
@@ -22,6 +24,7 @@
 #include "link_table.h"
 #include "output_util.h"
 #include "patterns.h"
+#include "progress_line.h"
 #include "stats.h"
 
 namespace psssp::sim {
@@ -59,6 +62,8 @@ struct ScoreOptions {
   std::uint64_t seed = 1;
   unsigned threads = 0;
   bool json = false, csv = false, maxmin = false;
+  bool bound = false;  // the LP bound on the first bound_runs runs
+  std::uint64_t bound_runs = 50;
 };
 
 struct Routing {
@@ -155,6 +160,13 @@ void write_link_csv(std::ostream& out, const Fabric& f, const std::vector<Routin
 
 struct Row {
   Summary ebb, capacity, maxmin;
+  Summary share;  // --bound: eBB / the run's bound, over the bounded runs
+};
+
+// --bound: the LP bound of the first runs (psssp-sim bound with its defaults).
+struct BoundColumn {
+  std::vector<RunBound> runs;
+  Summary bound;
 };
 
 struct Timing {
@@ -164,7 +176,7 @@ struct Timing {
 void print_table(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
                  std::uint64_t seed, unsigned threads, bool maxmin,
                  const std::vector<Routing>& routings, const std::vector<Row>& rows,
-                 const Timing& t) {
+                 const Timing& t, const BoundColumn* bound) {
   std::printf(
       "fabric %s: %zu hosts, pattern %s, %llu runs, seed %llu, %u threads\n"
       "time: %.2f s reading, %.2f s scoring (%.0f runs/s), %.2f s total\n",
@@ -173,16 +185,23 @@ void print_table(const std::string& fabric_path, const PatternGenerator& gen, st
       t.parse, t.score, t.score > 0 ? static_cast<double>(runs) / t.score : 0.0, t.total);
   std::size_t w = 8;
   for (const Routing& r : routings) w = std::max(w, r.name.size());
-  std::printf("%-*s  %-8s %-21s %-8s %-8s %-8s%s\n", static_cast<int>(w), "routing", "eBB",
-              "95% CI", "min", "max", "cap-eBB", maxmin ? " maxmin" : "");
+  std::printf("%-*s  %-8s %-21s %-8s %-8s %-8s%s%s\n", static_cast<int>(w), "routing", "eBB",
+              "95% CI", "min", "max", "cap-eBB", maxmin ? " maxmin" : "",
+              bound ? " % of bound" : "");
   for (std::size_t i = 0; i < routings.size(); ++i) {
     const Row& r = rows[i];
     std::printf("%-*s  %.6f [%.6f, %.6f] %.6f %.6f %.6f", static_cast<int>(w),
                 routings[i].name.c_str(), r.ebb.mean, r.ebb.ci95_low, r.ebb.ci95_high, r.ebb.min,
                 r.ebb.max, r.capacity.mean);
     if (maxmin) std::printf(" %.6f", r.maxmin.mean);
+    if (bound) std::printf(" %9.2f%%", 100.0 * r.share.mean);
     std::printf("\n");
   }
+  if (bound)
+    std::printf(
+        "bound (LP, any routing, %zu runs): %.6f [%.6f, %.6f]; %% of bound: per run "
+        "eBB / bound, averaged\n",
+        bound->runs.size(), bound->bound.mean, bound->bound.ci95_low, bound->bound.ci95_high);
   std::printf("\nrun values (eBB per run), runs per bin:\n%-11s", "bin");
   for (const Routing& r : routings)
     std::printf(" %*s", static_cast<int>(std::max<std::size_t>(8, r.name.size())), r.name.c_str());
@@ -202,8 +221,8 @@ void print_table(const std::string& fabric_path, const PatternGenerator& gen, st
 
 void print_json(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
                 std::uint64_t seed, unsigned threads, bool maxmin,
-                const std::vector<Routing>& routings, const std::vector<Row>& rows,
-                const Timing& t) {
+                const std::vector<Routing>& routings, const std::vector<Row>& rows, const Timing& t,
+                const BoundColumn* bound = nullptr) {
   cli::Json report = cli::json_report();
   report["fabric"] = fabric_path;
   report["pattern"] = gen.spec().name;
@@ -219,6 +238,10 @@ void print_json(const std::string& fabric_path, const PatternGenerator& gen, std
   report["parse_seconds"] = t.parse;
   report["score_seconds"] = t.score;
   report["histogram_bins"] = kHistogramBins;
+  if (bound)
+    report["bound"] = {{"runs", bound->runs.size()},
+                       {"bound", bound->bound.mean},
+                       {"ci95", {bound->bound.ci95_low, bound->bound.ci95_high}}};
   cli::Json& results = report["results"] = cli::Json::array();
   for (std::size_t i = 0; i < routings.size(); ++i) {
     const Row& r = rows[i];
@@ -233,19 +256,21 @@ void print_json(const std::string& fabric_path, const PatternGenerator& gen, std
                        {"maxmin_ebb", maxmin ? cli::Json(r.maxmin.mean) : cli::Json()},
                        {"histogram", r.ebb.histogram},
                        {"capacity_histogram", r.capacity.histogram}});
+    if (bound) results.back()["share_of_bound"] = r.share.mean;
   }
   cli::write_json(std::cout, report);
 }
 
 void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std::uint64_t runs,
                std::uint64_t seed, bool maxmin, const std::vector<Routing>& routings,
-               const std::vector<Row>& rows) {
+               const std::vector<Row>& rows, bool bound) {
   std::printf(
       "name,routes,fabric,pattern,runs,seed,hosts,ebb,ci95_low,ci95_high,min,max,stddev,"
-      "capacity_ebb,maxmin_ebb\n");
+      "capacity_ebb,maxmin_ebb%s\n",
+      bound ? ",share_of_bound" : "");
   for (std::size_t i = 0; i < routings.size(); ++i) {
     const Row& r = rows[i];
-    std::printf("%s,%s,%s,%s,%llu,%llu,%zu,%s,%s,%s,%s,%s,%s,%s,%s\n",
+    std::printf("%s,%s,%s,%s,%llu,%llu,%zu,%s,%s,%s,%s,%s,%s,%s,%s%s\n",
                 csv_field(routings[i].name).c_str(), csv_field(routings[i].path).c_str(),
                 csv_field(fabric_path).c_str(), csv_field(gen.spec().name).c_str(),
                 static_cast<unsigned long long>(runs), static_cast<unsigned long long>(seed),
@@ -253,7 +278,8 @@ void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std:
                 csv_number(r.ebb.ci95_low).c_str(), csv_number(r.ebb.ci95_high).c_str(),
                 csv_number(r.ebb.min).c_str(), csv_number(r.ebb.max).c_str(),
                 csv_number(r.ebb.stddev).c_str(), csv_number(r.capacity.mean).c_str(),
-                maxmin ? csv_number(r.maxmin.mean).c_str() : "");
+                maxmin ? csv_number(r.maxmin.mean).c_str() : "",
+                bound ? ("," + csv_number(r.share.mean)).c_str() : "");
   }
 }
 
@@ -330,15 +356,40 @@ int score(const ScoreOptions& o) {
   for (const RoutingScores& s : scores)
     rows.push_back(Row{summarize(pick(s.runs, &RunScore::ebb)),
                        summarize(pick(s.runs, &RunScore::capacity)),
-                       summarize(pick(s.runs, &RunScore::maxmin))});
+                       summarize(pick(s.runs, &RunScore::maxmin)), Summary{}});
+  BoundColumn bound;
+  if (o.bound) {  // the same flows, run by run
+    const bound::ChannelNetwork net(fabric, false);
+    BoundConfig bc;
+    bc.runs = std::min(runs, o.bound_runs);
+    bc.threads = threads;
+    {
+      ProgressLine progress("bound", bc.runs, stderr_is_tty());
+      bc.progress = &progress.count;
+      bound.runs = bound_runs(net, gen, bc);
+    }
+    std::vector<double> upper;
+    for (const RunBound& b : bound.runs) upper.push_back(b.upper);
+    bound.bound = summarize(upper);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      std::vector<double> share;
+      for (std::size_t r = 0; r < bound.runs.size(); ++r)
+        share.push_back(bound.runs[r].upper > 0 ? scores[i].runs[r].ebb / bound.runs[r].upper
+                                                : 1.0);
+      rows[i].share = summarize(share);
+    }
+  }
+  const BoundColumn* bound_column = o.bound ? &bound : nullptr;
   const Timing timing{parse_seconds, score_seconds,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
   if (o.json)
-    print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing);
+    print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing,
+               bound_column);
   else if (o.csv)
-    print_csv(o.input.path, gen, runs, o.seed, o.maxmin, routings, rows);
+    print_csv(o.input.path, gen, runs, o.seed, o.maxmin, routings, rows, o.bound);
   else
-    print_table(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing);
+    print_table(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing,
+                bound_column);
   outputs.commit();
   return cli::kExitOk;
 }
@@ -381,6 +432,11 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                  "one line per run: the run's flows as src_lid:dst_lid")
       ->type_name("F");
   cmd.add_flag("--maxmin", o.maxmin, "also compute max-min fair shares (progressive filling)");
+  cmd.add_flag("--bound", o.bound,
+               "also the LP bound of the first --bound-runs runs (psssp-sim bound)\nand each "
+               "routing's eBB as a share of it, run by run");
+  cli::add_uint(cmd, "--bound-runs", o.bound_runs, "runs that --bound bounds (default 50)", 1,
+                kMaxRuns);
   cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
       ->type_name("RE");
   cmd.add_option("--hosts-file", o.hosts_file,
