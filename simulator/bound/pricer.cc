@@ -112,11 +112,11 @@ double Pricer::price(const std::vector<Commodity>& fs, const std::vector<double>
       p.push_back(c.down);
     }
   }
-  return bound + scaled_bound(capacity_cost, fs, length);
+  return bound + scaled_bound(capacity_cost, fs, length, &theta_);
 }
 
 double scaled_bound(double capacity_cost, const std::vector<Commodity>& fs,
-                    const std::vector<double>& length) {
+                    const std::vector<double>& length, double* best_theta) {
   // L(theta) = theta C + sum_f cap_f max(0, weight_f - theta len_f) is convex
   // and piecewise linear in theta; its kinks are weight_f / len_f. Walk them
   // in order while the slope (C minus cap_f len_f of the flows still below
@@ -144,6 +144,7 @@ double scaled_bound(double capacity_cost, const std::vector<Commodity>& fs,
     theta = k.theta;
     slope += k.slope;
   }
+  if (best_theta) *best_theta = theta;
   return value;
 }
 

@@ -18,8 +18,9 @@ namespace psssp::bound {
 // C = sum_c capacity_c y_c and the shortest lengths under y (which scale with
 // theta): a bound at least as tight as L(y), far tighter where y is badly
 // scaled.
+// The theta that attains it goes to *best_theta.
 double scaled_bound(double capacity_cost, const std::vector<Commodity>& fs,
-                    const std::vector<double>& length);
+                    const std::vector<double>& length, double* best_theta = nullptr);
 
 class Pricer {
  public:
@@ -38,10 +39,13 @@ class Pricer {
   void hops(std::uint32_t t);
   bool allowed(std::uint32_t arc) const;
   std::uint32_t hop(std::uint32_t v) const { return hop_[v]; }  // kNoVertex: t unreachable
+  // The theta of the last price() call's bound: theta * y attains it.
+  double theta() const { return theta_; }
 
  private:
   const ChannelNetwork& net_;
   bool minimal_;
+  double theta_ = 1.0;
   std::vector<std::uint32_t> hop_, queue_;
   std::vector<double> dist_;
   std::vector<std::uint32_t> next_arc_;  // per vertex: the first arc of a shortest path to t

@@ -35,6 +35,8 @@ constexpr double kEnterTolerance = 1e-6;
 // The gap at which column generation counts as the exact LP (CLP's own
 // tolerances are of this order).
 constexpr double kExactGap = 1e-6;
+// Weight of the best bound's duals in the smoothed pricing.
+constexpr double kSmoothing = 0.5;
 
 // One LP row per channel that can carry flow: its capacity.
 struct ChannelRows {
@@ -201,6 +203,7 @@ Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Co
   std::vector<bool> take(fs.size());
   for (std::size_t f = 0; f < fs.size(); ++f) take[f] = std::isfinite(length[f]);
 
+  std::vector<double> center;  // the scaled duals of the best bound so far
   Solution s;
   s.method = method;
   s.upper = std::numeric_limits<double>::infinity();
@@ -214,15 +217,40 @@ Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Co
     }
     if (model->isProvenOptimal()) s.lower = std::max(s.lower, model->objectiveValue() + selves);
     y = channel_duals(*model, rows, net.channel_count());
-    s.upper = std::min(s.upper, pricer.price(fs, y, length, &paths));
-    if (s.upper <= (1.0 + eps) * s.lower) {
+    // Smoothed pricing (Wentges): the duals of the restricted LP jump about,
+    // so paths are sought under a mix of them and the duals of the best bound
+    // so far; a path enters if it improves the LP under its own duals, and
+    // when none does, the duals alone decide.
+    std::vector<double> mixed = y;
+    if (!center.empty())
+      for (std::size_t c = 0; c < mixed.size(); ++c)
+        mixed[c] = kSmoothing * center[c] + (1.0 - kSmoothing) * y[c];
+    bool converged = false;
+    for (const std::vector<double>* lengths : {&mixed, &y}) {
+      const double b = pricer.price(fs, *lengths, length, &paths);
+      if (b < s.upper) {
+        s.upper = b;
+        center = *lengths;
+        for (double& v : center) v *= pricer.theta();
+      }
+      if (s.upper <= (1.0 + eps) * s.lower) {
+        converged = true;
+        break;
+      }
+      for (std::size_t f = 0; f < fs.size(); ++f) {
+        double own = 0.0;
+        for (ChannelId c : paths[f]) own += y[c];
+        take[f] =
+            std::isfinite(length[f]) && !paths[f].empty() && fs[f].weight - own > kEnterTolerance;
+      }
+      added = add_columns(take);
+      if (added) break;
+    }
+    if (converged) {
       s.complete = true;
       break;
     }
     if (Clock::now() >= o.deadline) break;
-    for (std::size_t f = 0; f < fs.size(); ++f)
-      take[f] = std::isfinite(length[f]) && fs[f].weight - length[f] > kEnterTolerance;
-    added = add_columns(take);
     if (!added) {  // nothing prices out: the restricted LP is the LP
       s.complete = true;
       break;
