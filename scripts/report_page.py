@@ -44,6 +44,7 @@ table { border-collapse: collapse; font-size: 12px; margin: 0.5em 0 1.5em 0; }
 th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; }
 th { background: #eee; }
 table.results tbody tr td:first-child { font-weight: bold; }
+table.results { display: block; max-width: 100%; overflow-x: auto; }  /* scrolls, not the page */
 figure { margin: 0 0 1.5em 0; }
 figcaption { font-size: 12px; color: #444; }
 img { max-width: 100%; border: 1px solid #ddd; }

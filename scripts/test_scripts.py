@@ -38,7 +38,12 @@ def test_compare_engines_reports_every_engine(tmp_path):
         assert row["outcome"] == "configured", (name, row["evidence"])
         assert 0 < float(row["ebb"]) <= 1
         assert row["check_ok"] == "True"
-        assert row["deadlock_free"] == "yes"  # trees route without credit loops
+        # Host-to-host routes on a tree close no credit loop; sssp's routes
+        # between switch LIDs (not up*/down*) do, and the column says so.
+        if name == "sssp":
+            assert row["deadlock_free"].startswith("hosts only; all routes: NO (credit loop"), row
+        else:
+            assert row["deadlock_free"] == "yes", (name, row["deadlock_free"])
         assert float(row["routing_s"]) >= 0
     assert "root_guid_file" in rows["ftree"]["config"]
     # A column per further pattern; max-min fair shares are never below the plain ones.
