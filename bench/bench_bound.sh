@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Benchmark of psssp-sim bound (the LP upper bound on eBB).
+#   bench/bench_bound.sh table [RUNS]   the bound table of docs/bound.md: per
+#       fabric the bound for any routing and for minimal paths, and psssp's
+#       share of it (psssp-sim route, then score --bound on the same RUNS (20)
+#       bisect runs)
+#   bench/bench_bound.sh timing [RUNS]  seconds per matching and peak RSS per
+#       size (RUNS (4) bisect runs, --threads 2): exact up to 256 hosts,
+#       approximate (eps 0.02, auto) at 1024 and 4096 hosts under --time-limit
+#       (TIME_LIMIT seconds per run, default 60): runs cut short say so. CPU
+#       s/run is the process's user + system time over the runs bounded.
+# PSSSP_BUILD names the build directory (default build); BENCH_DIR keeps the
+# generated fabrics. Prints the load average: the machine may be shared.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PSSSP_BUILD:-build}
+[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
+SIM=$BUILD/simulator/psssp-sim
+TOPO=$BUILD/topologies/psssp-topo
+WORK=${BENCH_DIR:-$(mktemp -d)}
+MODE=${1:-table}
+for b in "$SIM" "$TOPO"; do [[ -x $b ]] || { echo "missing $b (cmake --build $BUILD --target psssp-sim psssp-topo)" >&2; exit 1; }; done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+field() {  # field FILE KEY: one value of a psssp-sim --json report
+  python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); print(v[sys.argv[2]])' "$1" "$2"
+}
+
+gen() {  # gen NAME TOPOLOGY ARGS...: $WORK/NAME.net once
+  local name=$1; shift
+  [[ -s $WORK/$name.net ]] || "$TOPO" "$@" -o "$WORK/$name.net" >/dev/null 2>"$WORK/gen.log" ||
+    { cat "$WORK/gen.log" >&2; exit 1; }
+}
+
+case $MODE in
+  table)
+    RUNS=${2:-20}
+    printf '| fabric | hosts | LP bound (any routing) | LP bound (minimal paths) | psssp eBB | psssp / LP |\n'
+    printf '|---|---|---|---|---|---|\n'
+    while IFS='|' read -r name label args; do
+      # shellcheck disable=SC2086
+      gen "$name" $args
+      net=$WORK/$name.net
+      "$SIM" bound "$net" --runs "$RUNS" --json >"$WORK/any.json"
+      "$SIM" bound "$net" --runs "$RUNS" --minimal --json >"$WORK/min.json"
+      "$SIM" route "$net" -o "$WORK/$name.lfts" >/dev/null 2>"$WORK/route.log" ||
+        { cat "$WORK/route.log" >&2; exit 1; }
+      "$SIM" score "$net" --routes "$WORK/$name.lfts" --runs "$RUNS" --bound --json >"$WORK/score.json"
+      python3 - "$label" "$WORK/any.json" "$WORK/min.json" "$WORK/score.json" <<'PY'
+import json, sys
+label, a, m, s = sys.argv[1], *(json.load(open(p)) for p in sys.argv[2:])
+r = s["results"][0]
+print("| %s | %d | %.3f [%.3f, %.3f] | %.3f | %.3f | %.2f |" % (
+    label, a["hosts"], a["bound"], a["ci95"][0], a["ci95"][1], m["bound"], r["ebb"],
+    r["share_of_bound"]))
+PY
+    done <<'FABRICS'
+tree8|2-level tree 8-ary|kary-ntree --k 8 --n 2
+df422|dragonfly 4-2-2|dragonfly --a 4 --p 2 --h 2
+ft2|2-level tree 6x18, 2:1|fattree2 --leaves 6 --hosts-per-leaf 18 --spines 9 --cables 1
+t444|torus 4x4x4|torus --dims 4x4x4 --hosts-per-switch 2
+hc6|hypercube 6|hypercube --dim 6 --hosts-per-switch 4
+t88|torus 8x8, 4 hosts/switch|torus --dims 8x8 --hosts-per-switch 4
+hx88|HyperX 8x8|hyperx --dims 8x8 --hosts-per-switch 4
+FABRICS
+    ;;
+  timing)
+    RUNS=${2:-4}
+    TIME_LIMIT=${TIME_LIMIT:-60}
+    printf '%-28s %6s %-12s %9s %9s %9s %9s %8s %7s %s\n' fabric hosts method "s/run" "max s" \
+      "CPU s/run" bound gap "RSS MB" note
+    while IFS='|' read -r name label args; do
+      # shellcheck disable=SC2086
+      gen "$name" $args
+      limit=$((TIME_LIMIT * RUNS))
+      /usr/bin/time -f '%M %U %S' -o "$WORK/rss.txt" "$SIM" bound "$WORK/$name.net" --runs "$RUNS" \
+        --threads 2 --time-limit "$limit" --json >"$WORK/t.json"
+      python3 - "$label" "$WORK/t.json" "$(cat "$WORK/rss.txt")" <<'PY'
+import json, sys
+label, d = sys.argv[1], json.load(open(sys.argv[2]))
+rss, user, system = (float(x) for x in sys.argv[3].split())
+cpu = (user + system) / max(1, d["runs_bounded"])
+method = "exact" if d["runs_exact"] else "approximate"
+note = ""
+if d["runs_incomplete"] or d["runs_bounded"] < d["runs"]:
+    note = "time limit: %d of %d runs bounded, %d cut short" % (
+        d["runs_bounded"], d["runs"], d["runs_incomplete"])
+print("%-28s %6d %-12s %9.3f %9.3f %9.3f %9.4f %7.2f%% %7.0f %s" % (
+    label, d["hosts"], method, d["seconds_per_run"], d["seconds_per_run_max"], cpu, d["bound"],
+    100 * d["max_gap"], rss / 1024, note))
+PY
+    done <<'FABRICS'
+tree8|2-level tree 8-ary|kary-ntree --k 8 --n 2
+df422|dragonfly 4-2-2|dragonfly --a 4 --p 2 --h 2
+t444|torus 4x4x4|torus --dims 4x4x4 --hosts-per-switch 2
+hc6|hypercube 6|hypercube --dim 6 --hosts-per-switch 4
+t88|torus 8x8, 4 hosts/switch|torus --dims 8x8 --hosts-per-switch 4
+hx88|HyperX 8x8|hyperx --dims 8x8 --hosts-per-switch 4
+t16|torus 16x16, 4 hosts/switch|torus --dims 16x16 --hosts-per-switch 4
+df844|dragonfly 8-4-4|dragonfly --a 8 --p 4 --h 4
+tree16|3-level tree 16-ary|kary-ntree --k 16 --n 3
+t32|torus 32x32, 4 hosts/switch|torus --dims 32x32 --hosts-per-switch 4
+FABRICS
+    ;;
+  *)
+    echo "usage: bench_bound.sh table|timing [RUNS]" >&2
+    exit 2
+    ;;
+esac
