@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""psssp-sim bound and score --bound through the command line: the JSON
+report, the bound per run against score's eBB per run on the same flows, and
+--time-limit."""
+
+import json
+
+from psssp_tools import binary, generate, run
+
+
+def sim(*args):
+    return run([binary("psssp-sim")] + [str(a) for a in args])
+
+
+def test_bound_json_on_a_full_bisection_tree(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 4, "--n", 2)
+    d = json.loads(sim("bound", net, "--runs", 6, "--json").stdout)
+    assert list(d)[0] == "version"
+    assert d["runs"] == 6 and d["runs_bounded"] == 6 and d["runs_exact"] == 6
+    assert d["solver"] == "COIN-OR CLP"
+    assert abs(d["bound"] - 1.0) < 1e-6
+    assert len(d["run_bounds"]) == 6
+
+
+def test_score_bound_share_is_per_run_and_at_most_one(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4", "--hosts-per-switch", 2)
+    lfts = tmp_path / "r.lfts"
+    sim("route", net, "-o", lfts)
+    bound = json.loads(sim("bound", net, "--runs", 5, "--seed", 3, "--json").stdout)
+    score = json.loads(sim("score", net, "--routes", lfts, "--runs", 5, "--seed", 3, "--bound",
+                           "--json").stdout)
+    # The same flows in both: score's bound is bound's.
+    assert abs(score["bound"]["bound"] - bound["bound"]) < 1e-9
+    share = score["results"][0]["share_of_bound"]
+    assert 0 < share <= 1 + 1e-9
+    minimal = json.loads(sim("bound", net, "--runs", 5, "--seed", 3, "--minimal",
+                             "--json").stdout)
+    assert all(m <= b + 1e-7 for m, b in zip(minimal["run_bounds"], bound["run_bounds"]))
+    table = sim("score", net, "--routes", lfts, "--runs", 5, "--seed", 3, "--bound").stdout
+    assert "% of bound" in table and "bound (LP, any routing, 5 runs)" in table
+
+
+def test_time_limit_before_any_run_is_an_error(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "8x8", "--hosts-per-switch", 4)
+    proc = run([binary("psssp-sim"), "bound", net, "--time-limit", "0.000001"], check=False)
+    assert proc.returncode == 2
+    assert "--time-limit" in proc.stderr
