@@ -213,8 +213,13 @@ bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape) {
   if (std::find(level.begin(), level.end(), 1u) == level.end()) return false;
   for (const std::uint32_t l : level)
     if (l > 2) return false;  // deeper, or kNoLevel: no switch with hosts reachable
+  // Two levels: cables between the switches above the leaves (a
+  // Dragonfly+'s global cables between the spines of its groups) are
+  // allowed; the layout sets only entries one hop from a leaf or two.
+  const bool two_levels = std::find(level.begin(), level.end(), 2u) == level.end();
   for (EdgeId e = 0; e < graph.edge_count(); ++e) {
     const std::uint32_t from = level[graph.source[e]], to = level[graph.target[e]];
+    if (two_levels && from == 1 && to == 1) continue;
     if (from != to + 1 && to != from + 1) return false;
   }
   return true;

@@ -54,7 +54,7 @@ struct TreeLayout {
 
 // Whether the switch graph is such a tree: hosts only on level 0, at most
 // level 2 with some switch on level 1, and every cable between adjacent
-// levels.
+// levels, or with two levels also between level-1 switches (a Dragonfly+).
 bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
 
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as

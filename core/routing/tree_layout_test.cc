@@ -214,8 +214,11 @@ TEST(TreeLayout, OnlyOnTrees) {
   RoutingOptions bisect_only;
   bisect_only.judge_patterns = false;
   // Hosts on the cores as well as on the leaves: two levels of switches
-  // above switches with hosts, laid out as a two-level tree.
-  for (const Fabric* f : std::vector<const Fabric*>{&two, &hosts_on_cores}) {
+  // above switches with hosts, laid out as a two-level tree; a Dragonfly+
+  // (cables between the spines of its groups) too.
+  Fabric dragonfly_plus = topo::build_fabric(topo::dragonfly_plus(5, 2, 2, 2, 2));
+  testing::assign_lids(dragonfly_plus);
+  for (const Fabric* f : std::vector<const Fabric*>{&two, &hosts_on_cores, &dragonfly_plus}) {
     const RoutingResult judged = route_psssp(*f, RoutingOptions{});
     EXPECT_GT(judged.estimate_tree_layout, 0.0);
     EXPECT_LT(judged.estimate_tree_layout_round_robin, 0.0);
