@@ -37,6 +37,8 @@ constexpr double kEnterTolerance = 1e-6;
 constexpr double kExactGap = 1e-6;
 // Weight of the best bound's duals in the smoothed pricing.
 constexpr double kSmoothing = 0.5;
+// Exponent of the congestion lengths (load / capacity)^k.
+constexpr double kSharpness = 8.0;
 
 // One LP row per channel that can carry flow: its capacity.
 struct ChannelRows {
@@ -225,6 +227,20 @@ Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Co
     if (!center.empty())
       for (std::size_t c = 0; c < mixed.size(); ++c)
         mixed[c] = kSmoothing * center[c] + (1.0 - kSmoothing) * y[c];
+    // Lengths from the feasible flow itself: (load / capacity)^k, nearly the
+    // saturated channels, a cut-like bound where the duals are too sparse.
+    std::vector<double> congestion(y.size(), 0.0);
+    if (model->isProvenOptimal()) {
+      const double* load = model->getRowActivity();
+      for (std::size_t r = 0; r < rows.channel.size(); ++r)
+        congestion[rows.channel[r]] = std::pow(std::max(0.0, load[r]) / rows.upper[r], kSharpness);
+      const double b = pricer.price(fs, congestion, length, nullptr);
+      if (b < s.upper) {
+        s.upper = b;
+        center = congestion;
+        for (double& v : center) v *= pricer.theta();
+      }
+    }
     bool converged = false;
     for (const std::vector<double>* lengths : {&mixed, &y}) {
       const double b = pricer.price(fs, *lengths, length, &paths);
