@@ -32,8 +32,7 @@ struct IncrementalOptions {
   // The automatic budget after a fault, in changes per entry that lost its
   // hop (repairs included). 2 keeps churn lowest; on tori, where a repair
   // alone can cost two changes per entry, 4 or 6 cut the worst loss against
-  // a full routing (8x8 torus, 20 draws: 1.0% -> 0.6%, 0.5%;
-  // docs/benchmarks.md, "Re-routing after cable faults").
+  // a full routing (docs/benchmarks/churn.md).
   unsigned changes_per_lost = 2;
   // A move must lower the path cost (sum of link loads, in routes, with the
   // moved routes counted on the new path) by more than this.
