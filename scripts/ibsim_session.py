@@ -294,14 +294,23 @@ class IbsimFabric:
             self._children.append(proc)
         return ResidentOpensm(proc, OpensmRun(rundir, log_path, None, 0.0))
 
-    def _tool(self, args, timeout=600):
+    def _tool(self, args, timeout=600, failed_reads=None, attempts=3):
+        """A diagnostic's standard output. failed_reads: a text the tool prints
+        on standard error when a MAD went unanswered while its exit status
+        stays 0 (dump_fts then prints the block it did not get as port 0
+        entries, black holes that are not there): the tool runs again, up to
+        `attempts` times, then fails."""
         args = [find_tool(args[0])] + list(args[1:])
-        proc = subprocess.run(args, env=self._env(), capture_output=True, text=True,
-                              timeout=timeout, cwd=self.workdir)
-        if proc.returncode != 0:
-            raise SessionError("%s failed (%d): %s" % (" ".join(args), proc.returncode,
-                                                        proc.stderr[-2000:]))
-        return proc.stdout
+        for _ in range(attempts):
+            proc = subprocess.run(args, env=self._env(), capture_output=True, text=True,
+                                  timeout=timeout, cwd=self.workdir)
+            if proc.returncode != 0:
+                raise SessionError("%s failed (%d): %s" % (" ".join(args), proc.returncode,
+                                                            proc.stderr[-2000:]))
+            if failed_reads is None or failed_reads not in proc.stderr:
+                return proc.stdout
+        raise SessionError("%s: %s, %d times: %s" % (" ".join(args), failed_reads, attempts,
+                                                      proc.stderr.strip()[-2000:]))
 
     def dump_fts(self, *args):
         """The LFTs as the emulated switches hold them (dump_fts output).
@@ -318,7 +327,8 @@ class IbsimFabric:
           the switch with smpdump (LinearForwardingTable, attribute 0x19) and
           added in dump_fts -n form.
         """
-        text = _drop_unrouted(self._tool(["dump_fts", "-a"] + list(args)))
+        text = _drop_unrouted(self._tool(["dump_fts", "-a"] + list(args),
+                                         failed_reads="SubnGet(LFT) failed"))
         return _complete_top_lids(text, self._read_lft_block)
 
     def _read_lft_block(self, dr_path, block):
