@@ -271,9 +271,11 @@ def _alive(pid):
     return True
 
 
-def test_check_fabric_cleans_up_after_sigterm(tmp_path):
-    # A CI time limit sends SIGTERM: ibsim and OpenSM stop, the temporary
-    # directory goes. The fabric is large enough that OpenSM is still running.
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_check_fabric_cleans_up_after_a_signal(tmp_path, signum):
+    # A CI time limit sends SIGTERM, a dropped ssh session SIGHUP: ibsim and
+    # OpenSM stop, the temporary directory goes. The fabric is large enough
+    # that OpenSM is still running.
     net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 8, "--n", 3)
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -288,11 +290,11 @@ def test_check_fabric_cleans_up_after_sigterm(tmp_path):
             started = _children(proc.pid)
         assert sorted(started.values()) == ["ibsim", "opensm"], started
         assert list(temp.iterdir())  # the work directory exists meanwhile
-        proc.terminate()
+        proc.send_signal(signum)
         proc.wait(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 128 + signal.SIGTERM
+    assert proc.returncode == 128 + signum
     assert "Traceback" not in proc.stderr.read()
     assert not [pid for pid in started if _alive(pid)]
     assert list(temp.iterdir()) == []
