@@ -44,6 +44,15 @@ def test_check_fabric_reads_only_its_own_run_and_writes_only_its_workdir(tmp_pat
     assert second.returncode == 1, second.stdout + second.stderr
     assert "FAIL credit loops: cycle on VL 0" in second.stdout
     assert "psssp-layers.dump" not in second.stdout
+    # Without --workdir the temporary directory goes: the failed run's log is
+    # kept next to the JSON report, and the report names that copy.
+    report = tmp_path / "plain.json"
+    third = _script("check-fabric", net, "--conf", plain, "--json", report)
+    assert third.returncode == 1, third.stdout + third.stderr
+    kept = tmp_path / "plain.opensm.log"
+    assert "psssp tables configured" in kept.read_text()
+    failed = [c for c in json.loads(report.read_text())["checks"] if c["status"] == "fail"]
+    assert "OpenSM log: %s" % kept in failed[0]["details"]
 
 
 def _one_big_switch(path, hosts):
@@ -104,12 +113,32 @@ def test_compare_engines_survives_a_bad_opensm_argument_and_any_name(tmp_path):
     assert "unrecognized option '--no-such-flag'" in rows["minhop"]["evidence"]
     assert rows["psssp"]["outcome"] == "configured" and 0 < float(rows["psssp"]["ebb"]) <= 1
     assert b"\x1b" not in res.stdout and "Hot spots" not in stdout  # they go to the files
+    assert len(stdout.splitlines()) <= 20, stdout
     assert "\\x1b[31m" in (out / "results.md").read_text()  # the hot spots name cables
     for f in ("results.md", "results.json", "report.html"):
         assert "\x1b" not in (out / f).read_text(errors="strict"), f
     doc = json.loads((out / "results.json").read_text())
     assert doc["runs_by_pattern"] == {"bisect": 50, "shift": 15}
     assert "50 runs of bisect, all 15 phases of shift" in stdout
+
+
+def test_check_fabric_gates_mixed_rates_on_the_capacity_ebb(tmp_path):
+    # Two 1xSDR cables among 4xSDR ones: the lead metric is the capacity eBB,
+    # the one compare-engines leads with; plain:X asks for the other.
+    capture = os.path.join(ROOT, "core", "formats", "testdata", "public-1.topo")
+    report = tmp_path / "r.json"
+    res = _script("check-fabric", capture, "--pattern", "bisect", "--runs", 50,
+                  "--min-ebb", "plain:0.01", "--json", report)
+    assert res.returncode == 0, res.stdout + res.stderr
+    doc = json.loads(report.read_text())
+    values = doc["ebb_by_pattern"]["bisect"]
+    assert doc["ebb_metric"] == "capacity" and doc["ebb"] == values["capacity_ebb"]
+    assert values["capacity_ebb"] < values["ebb"]
+    assert "bisect plain eBB %.4f" % values["ebb"] in res.stdout
+    # Without a metric the minimum applies to the lead metric, named as such.
+    high = _script("check-fabric", capture, "--pattern", "bisect", "--runs", 50,
+                   "--min-ebb", "%.4f" % ((values["ebb"] + values["capacity_ebb"]) / 2))
+    assert high.returncode == 1 and "bisect capacity eBB" in high.stdout, high.stdout
 
 
 def test_compare_engines_keep_never_empties_a_directory_it_did_not_make(tmp_path):

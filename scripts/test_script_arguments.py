@@ -60,6 +60,8 @@ def project_version():
     (["--min-ebb", "nan"], ["--min-ebb", "0..1"]),
     (["--min-ebb", "shift=2"], ["--min-ebb", "0..1"]),
     (["--min-ebb", "=0.5"], ["--min-ebb", "a pattern before"]),
+    (["--min-ebb", "cap:0.5"], ["--min-ebb", "capacity or plain"]),
+    (["--min-ebb", "capacity:1.5"], ["--min-ebb", "0..1"]),
     (["--opensm-args", "-R 'minhop"], ["--opensm-args", "quotation"]),
 ])
 def test_check_fabric_refuses_bad_options(net, args, words):

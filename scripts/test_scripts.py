@@ -149,12 +149,17 @@ def test_compare_engines_records_failures_honestly(tmp_path):
     # dfsssp needs 9 VLs on this torus, ibsim's switches offer 8; the outcome says so.
     out = tmp_path / "out"
     res = _script("compare-engines", "--topology", "torus --dims 8x8 --hosts-per-switch 4",
-                  "--engines", "dfsssp,psssp", "--runs", 50, "--out", out, "--no-plot",
+                  "--engines", "dfsssp,minhop,psssp", "--runs", 50, "--out", out, "--no-plot",
                   "--psssp-options", "vls=8")
     assert res.returncode == 0, res.stderr[-3000:]
     rows = {r["engine"]: r for r in csv.DictReader(open(out / "results.csv"))}
     assert rows["dfsssp"]["outcome"] != "configured"
     assert "Not enough VLs" in rows["dfsssp"]["evidence"]
+    # It fell back to minhop, which has its own row: whether the tables are
+    # minhop's is said (OpenSM's fallback balances against dfsssp's path counts).
+    assert rows["dfsssp"]["outcome"] == "fell back to minhop"
+    assert re.search(r"its tables (are minhop's own row's|differ from minhop's own row in \d+ "
+                     r"entries)", rows["dfsssp"]["evidence"]), rows["dfsssp"]["evidence"]
     assert rows["psssp"]["outcome"] == "configured"
     assert rows["psssp"]["deadlock_free"] == "yes"
     assert 2 <= int(rows["psssp"]["layers_needed"]) <= 8  # a torus needs more than one
