@@ -184,30 +184,28 @@ def check_scoring_files(args):
             raise UsageError("%s %s: no such file" % (option, path))
 
 
-def check_traffic(fabric, pattern, args):
-    """Raises UsageError when psssp-sim score would refuse `pattern` or a scoring
-    option on this fabric (host selection, grid, ORCS's K against the host
-    count), so that a script says so before OpenSM runs. A mapping file is not
-    tried here: its LIDs may be the ones OpenSM has yet to assign. A fabric
-    psssp-sim cannot read (ibsim's own syntax), or with fewer than two host
-    ports (nothing to score, which the run reports), is left to the run."""
-    check_pattern(pattern)
+def check_traffic(fabric, patterns, args):
+    """Raises UsageError when psssp-sim score would refuse one of `patterns` or
+    a scoring option on this fabric (host selection, grid, ORCS's K against
+    the host count), so that a script says so before OpenSM runs. A mapping
+    file is not tried here: its LIDs may be the ones OpenSM has yet to assign.
+    A fabric psssp-sim cannot read (ibsim's own syntax), or with fewer than
+    two host ports (nothing to score, which the run reports), is left to the
+    run."""
+    for pattern in patterns:
+        check_pattern(pattern)
     sim = binary("psssp-sim")
     info = run([sim, "info", fabric, "--json"], check=False)
     if info.returncode != 0 or json.loads(info.stdout)["host_ports"] < 2:
         return
-    options = fabric_options(args)
-    for flag, value in (("--hosts-regex", args.hosts_regex), ("--hosts-file", args.hosts_file),
-                        ("--grid", args.grid)):
-        if value:
-            options += [flag, value]
-    if args.mapping in ("linear", "random", "hostname"):
-        options += ["--mapping", args.mapping]
-    res = run([sim, "score", fabric, "--pattern", pattern, "--runs", 1, "--dump-patterns",
-               os.devnull] + options, check=False)
-    if res.returncode != 0:
-        why = res.stderr.strip().splitlines() or ["exit status %d" % res.returncode]
-        raise UsageError("--pattern %s: %s" % (pattern, why[0].replace("psssp-sim score: ", "")))
+    options = score_options(args, mapping_file=False, maxmin=False)
+    for pattern in patterns:
+        res = run([sim, "score", fabric, "--pattern", pattern, "--runs", 1, "--dump-patterns",
+                   os.devnull] + options, check=False)
+        if res.returncode != 0:
+            why = res.stderr.strip().splitlines() or ["exit status %d" % res.returncode]
+            raise UsageError("--pattern %s: %s" % (pattern,
+                                                   why[0].replace("psssp-sim score: ", "")))
 
 
 def fabric_options(args):
@@ -215,14 +213,18 @@ def fabric_options(args):
     return ["--node-name-map", args.node_name_map] if args.node_name_map else []
 
 
-def score_options(args):
-    """The psssp-sim score options a script passes through, besides --pattern."""
+def score_options(args, mapping_file=True, maxmin=True):
+    """The psssp-sim score options a script passes through, besides --pattern;
+    without a --mapping FILE (mapping_file=False) or --maxmin (maxmin=False)."""
+    mapping = args.mapping
+    if not mapping_file and mapping not in ("linear", "random", "hostname"):
+        mapping = None
     options = fabric_options(args)
     for flag, value in (("--hosts-regex", args.hosts_regex), ("--hosts-file", args.hosts_file),
-                        ("--mapping", args.mapping), ("--grid", args.grid)):
+                        ("--mapping", mapping), ("--grid", args.grid)):
         if value:
             options += [flag, value]
-    return options + (["--maxmin"] if args.maxmin else [])
+    return options + (["--maxmin"] if args.maxmin and maxmin else [])
 
 
 def psssp_conf(options=""):
