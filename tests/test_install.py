@@ -33,6 +33,19 @@ def test_staged_layout_is_complete_and_stripped(tmp_path):
     assert os.readlink(usr / "bin/compare-engines") == "../share/psssp/compare-engines"
 
 
+def test_staged_script_pages_are_assembled(tmp_path):
+    """compare-engines(1) and check-fabric(1) as cmake/psssp_man_page.cmake
+    assembles them: their shared option paragraphs (scripts/man/) filled in."""
+    usr = stage(tmp_path)
+    for script in ("compare-engines", "check-fabric"):
+        page = str(tmp_path / (script + ".1"))
+        run(["cmake", "-DIN=%s/scripts/%s.1" % (ROOT, script), "-DOUT=" + page, "-P",
+             os.path.join(ROOT, "cmake", "psssp_man_page.cmake")])
+        staged = (usr / "share/man/man1" / (script + ".1")).read_text()
+        assert staged == open(page).read(), script
+        assert '.\\" include' not in staged and "node\\-name\\-map" in staged, script
+
+
 def test_staged_scripts_use_the_staged_tools(tmp_path):
     usr = stage(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "PSSSP_BUILD"}
