@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from psssp_tools import binary, build_dir, generate, run
+from psssp_tools import UsageError, binary, generate, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPIRUN = shutil.which("mpirun")
@@ -38,10 +38,10 @@ FAST = ["--bytes", "64K", "--iterations", "2", "--warmup", "1"]
 
 
 def bench_binary():
-    path = os.path.join(build_dir() or "build", "psssp-bench", "psssp-bench")
-    if not os.access(path, os.X_OK):
-        pytest.fail("%s not built" % path)
-    return path
+    try:
+        return binary("psssp-bench")
+    except UsageError as e:
+        pytest.fail(str(e))
 
 
 def mpirun(ranks, *args, timeout=60, **kwargs):

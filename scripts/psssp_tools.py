@@ -16,7 +16,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUBDIRS = {"psssp-sim": "simulator", "psssp-topo": "topologies"}
+SUBDIRS = {"psssp-sim": "simulator", "psssp-topo": "topologies", "psssp-bench": "psssp-bench"}
 
 EXIT_USAGE = 2
 
@@ -39,9 +39,16 @@ def build_dir():
     return default if os.path.isdir(default) else None
 
 
+def build_env():
+    """PSSSP_BUILD for a child process, so that it finds the build tree this one
+    found (absolute: the child may run elsewhere); {} for installed tools."""
+    build = build_dir()
+    return {"PSSSP_BUILD": build} if build else {}
+
+
 def binary(name):
-    """Path of a tool (psssp-sim, psssp-topo): from the build tree, or from PATH
-    when there is none. Raises UsageError naming where it looked."""
+    """Path of a tool (psssp-sim, psssp-topo, psssp-bench): from the build tree,
+    or from PATH when there is none. Raises UsageError naming where it looked."""
     build = build_dir()
     if build is None:
         found = shutil.which(name)

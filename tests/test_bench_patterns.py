@@ -10,16 +10,15 @@ import re
 import subprocess
 import sys
 
-from psssp_tools import build_dir
+from psssp_tools import build_env
 
 BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
                      "bench_patterns.py")
 
 
 def test_every_cell_is_scored_against_the_best_other_engine(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCH), "..", "scripts"))
-    if build_dir():
-        env["PSSSP_BUILD"] = build_dir()
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCH), "..", "scripts"),
+               **build_env())
     out = tmp_path / "out"
     proc = subprocess.run(
         [sys.executable, BENCH, "--only", "rail-1x8x8", "--engines", "minhop,psssp",

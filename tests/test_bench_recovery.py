@@ -8,16 +8,15 @@ import re
 import subprocess
 import sys
 
-from psssp_tools import build_dir
+from psssp_tools import build_env
 
 BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
                      "bench_recovery.py")
 
 
 def test_recovery_is_timed_and_tables_avoid_the_dead_cable(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCH), "..", "scripts"))
-    if build_dir():
-        env["PSSSP_BUILD"] = build_dir()
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCH), "..", "scripts"),
+               **build_env())
     proc = subprocess.run(
         [sys.executable, BENCH, "--topology", "kary-ntree --k 4 --n 3", "--engines",
          "psssp,minhop", "--cables", "1", "--seed", "2", "--check", "--timeout", "120",

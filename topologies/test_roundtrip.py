@@ -9,18 +9,13 @@ checked on the same kind of output in generated_capture_test.cc, against
 captures made by testdata/capture.py.
 """
 
-import os
 import re
 import subprocess
 
 import pytest
 
 from ibsim_session import IbsimFabric
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.environ.get("PSSSP_BUILD", "build")
-TOPO = os.path.join(BUILD if os.path.isabs(BUILD) else os.path.join(ROOT, BUILD),
-                    "topologies", "psssp-topo")
+from psssp_tools import binary
 
 # One small instance per family, plus failures and dual-port hosts.
 CASES = {
@@ -55,7 +50,8 @@ CASES = {
 
 def generate(tmp_path, args):
     net = tmp_path / "fabric.net"
-    subprocess.run([TOPO] + args + ["-o", str(net)], check=True, capture_output=True)
+    subprocess.run([binary("psssp-topo")] + args + ["-o", str(net)], check=True,
+                   capture_output=True)
     return net
 
 

@@ -3,7 +3,10 @@
 """Regenerates the ibnetdiscover captures of generated fabrics used by
 generated_capture_test.cc: psssp-topo -> ibsim -> OpenSM -> ibnetdiscover.
 
-    PYTHONPATH=scripts PSSSP_BUILD=build topologies/testdata/capture.py
+    PYTHONPATH=scripts topologies/testdata/capture.py
+
+psssp-topo is found as the scripts find it (psssp_tools.binary: $PSSSP_BUILD,
+else build/, else PATH).
 """
 
 import os
@@ -12,12 +15,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 
 from ibsim_session import IbsimFabric  # scripts/, on PYTHONPATH
+from psssp_tools import binary
 
-BUILD = os.environ.get("PSSSP_BUILD", "build")
-TOPO = os.path.join(ROOT, BUILD, "topologies", "psssp-topo")
+TOPO = binary("psssp-topo")
 
 # name -> psssp-topo arguments; generated_capture_test.cc builds the same fabrics.
 CASES = {
