@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "routing/ebb_estimate.h"
-#include "routing/incremental.h"
+#include "routing/incremental/incremental.h"
 #include "routing/option_names.h"
 #include "routing/psssp_routing.h"
 #include "routing/routing_test_support.h"

@@ -8,7 +8,7 @@
 #include "deadlock/deadlock_free_routing.h"
 #include "engine_state.h"
 #include "formats/guid_list.h"
-#include "routing/incremental.h"
+#include "routing/incremental/incremental.h"
 
 using psssp::bridge::guarded;
 using psssp::bridge::guarded_into;

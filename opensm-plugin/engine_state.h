@@ -48,7 +48,7 @@ struct psssp_engine {
   psssp::ForwardingTables current;
   bool routed_before = false;
   // The last full routing's tables by switch GUID: once a failed cable is
-  // back, its entries return to them (routing/incremental.h).
+  // back, its entries return to them (routing/incremental/incremental.h).
   std::unordered_map<uint64_t, std::vector<psssp::PortNum>> reference;
   std::size_t reference_cables = 0;  // live switch cables when it was made
   // A routing started by psssp_engine_route_start: it runs on its own thread

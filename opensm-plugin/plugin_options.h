@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "routing/incremental.h"
+#include "routing/incremental/incremental.h"
 #include "routing/psssp_routing.h"
 
 namespace psssp {

@@ -21,7 +21,7 @@
 #include "formats/ibdmchk_writer.h"
 #include "formats/layer_table_io.h"
 #include "formats/lft_io.h"
-#include "routing/incremental.h"
+#include "routing/incremental/incremental.h"
 #include "routing/option_names.h"
 #include "routing/psssp_routing.h"
 

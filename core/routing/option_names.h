@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "incremental.h"
 #include "psssp_routing.h"
+#include "routing/incremental/incremental.h"
 
 namespace psssp {
 

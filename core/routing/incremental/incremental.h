@@ -14,7 +14,7 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "psssp_routing.h"
+#include "routing/psssp_routing.h"
 
 namespace psssp {
 

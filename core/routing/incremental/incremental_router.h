@@ -16,15 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include "delivery_walk.h"
-#include "destinations.h"
 #include "incremental.h"
-#include "lid_columns.h"
-#include "link_loads.h"
 #include "parallel/run_workers.h"
 #include "parallel/thread_count.h"
-#include "routing_graph.h"
-#include "search_kernels.h"
+#include "routing/delivery_walk.h"
+#include "routing/destinations.h"
+#include "routing/lid_columns.h"
+#include "routing/link_loads.h"
+#include "routing/routing_graph.h"
+#include "routing/search_kernels.h"
 
 namespace psssp::routing {
 

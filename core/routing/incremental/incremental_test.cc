@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ebb_estimate.h"
-#include "routing_test_support.h"
+#include "routing/ebb_estimate.h"
+#include "routing/routing_test_support.h"
 #include "topologies/test_topologies.h"
 
 namespace psssp {
