@@ -5,10 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "deadlock/deadlock_free_routing.h"
+#include "engine/engine.h"
 #include "engine_state.h"
-#include "formats/guid_list.h"
-#include "routing/incremental/incremental.h"
 
 using psssp::bridge::guarded;
 using psssp::bridge::guarded_into;
@@ -55,82 +53,64 @@ psssp::ForwardingTables reference_tables(const psssp_engine& e) {
 
 namespace {
 
+// The numbers of a run whose routing was moved into e.result, for the C
+// side's log lines.
+void fill_stats(const psssp_engine& e, const psssp::engine::EngineRun& run,
+                psssp_route_stats& stats) {
+  std::memset(&stats, 0, sizeof stats);
+  const psssp::RoutingResult& r = e.result;  // run.routing, moved there
+  stats.switches = static_cast<unsigned>(e.fabric.switches().size());
+  stats.cas = static_cast<unsigned>(e.fabric.node_count() - e.fabric.switches().size());
+  stats.host_ports = static_cast<unsigned>(e.fabric.host_ports().size());
+  stats.lids = static_cast<unsigned>(e.fabric.max_lid());
+  stats.seconds = run.seconds;
+  stats.layer_seconds = e.options.vls ? run.layers.seconds : 0.0;
+  stats.layers_needed = e.layers_needed;
+  stats.layers = e.layers_used;
+  stats.full_effort = r.full_effort ? 1 : 0;
+  stats.refine_passes = r.refine_passes_run;
+  stats.converged = r.converged ? 1 : 0;
+  stats.capacity_weights = r.capacity_weights ? 1 : 0;
+  stats.tree_layout = static_cast<int>(r.tree_layout);
+  stats.unreachable = static_cast<unsigned>(r.unreachable.size());
+  const auto& inc = r.incremental;
+  stats.incremental = inc.used ? 1 : 0;
+  stats.entries = inc.entries;
+  stats.kept = inc.kept;
+  stats.repaired = inc.repaired;
+  stats.restored = inc.restored;
+  stats.rebalanced = inc.rebalanced;
+  std::snprintf(stats.full_reason, sizeof stats.full_reason, "%s",
+                run.incremental_asked && !inc.used ? inc.reason.c_str() : "");
+  std::snprintf(stats.layers_fallback, sizeof stats.layers_fallback, "%s",
+                run.layers_fallback.c_str());
+  stats.max_load = run.switch_links.max;
+  stats.mean_load = run.switch_links.mean;
+}
+
 // Routes the indexed snapshot (psssp_engine_route); throws on failure.
 void route_now(psssp_engine* e, unsigned data_vls, psssp_route_stats* stats) {
-  psssp::RoutingOptions routing = e->options.routing;
-  if (!e->options.guid_file.empty())
-    routing.guid_list = psssp::read_guid_list(e->options.guid_file);
-  const bool incremental = e->options.incremental && e->routed_before && e->current.lid_count() > 0;
-  if (incremental) {
-    const psssp::ForwardingTables reference = reference_tables(*e);
-    e->result = psssp::route_psssp_incremental(e->fabric, e->current, routing,
-                                               e->options.incremental_options, &reference);
-  } else {
-    e->result = psssp::route_psssp(e->fabric, routing);
+  psssp::engine::RouteInputs inputs;
+  inputs.data_vls = data_vls;
+  // Incremental from the switches' tables once this process has routed.
+  const bool from_current = e->routed_before && e->current.lid_count() > 0;
+  const psssp::ForwardingTables reference =
+      from_current && e->options.incremental ? reference_tables(*e) : psssp::ForwardingTables();
+  if (from_current) {
+    inputs.previous = &e->current;
+    inputs.reference = &reference;
   }
-  double layer_seconds = 0.0;
-  std::string layers_fallback;
+  psssp::engine::EngineRun run = psssp::engine::run_engine(e->fabric, e->options, inputs);
+  e->result = std::move(run.routing);
   if (e->options.vls) {
-    // The hardware may offer fewer data VLs than the admin asked for.
-    psssp::deadlock::LayerOptions lo;
-    lo.max_layers = data_vls ? std::min(e->options.vls, data_vls) : e->options.vls;
-    lo.threads = e->options.routing.threads;
-    // When the routes need more layers, layer-friendlier routings are tried.
-    psssp::deadlock::DeadlockFreeRouting d =
-        psssp::deadlock::layer_or_reroute(e->fabric, std::move(e->result), routing, lo);
-    e->result = std::move(d.routing);
-    e->layers = std::move(d.layers.table);
-    e->layers_needed = d.layers.layers_needed;
-    e->layers_used = d.layers.layers_used;
-    layer_seconds = d.layers.seconds;
-    layers_fallback = std::move(d.fallback);
+    e->layers = std::move(run.layers.table);
+    e->layers_needed = run.layers.layers_needed;
+    e->layers_used = run.layers.layers_used;
   }
   if (!e->result.incremental.used) keep_reference(*e);
   e->routed_before = true;
   e->routed = true;
-  if (!stats) return;
-  std::memset(stats, 0, sizeof *stats);
-  stats->switches = static_cast<unsigned>(e->fabric.switches().size());
-  stats->cas = static_cast<unsigned>(e->fabric.node_count() - e->fabric.switches().size());
-  stats->host_ports = static_cast<unsigned>(e->fabric.host_ports().size());
-  stats->lids = static_cast<unsigned>(e->fabric.max_lid());
-  stats->seconds = e->result.seconds + layer_seconds;
-  stats->layer_seconds = layer_seconds;
-  stats->layers_needed = e->layers_needed;
-  stats->layers = e->layers_used;
-  stats->full_effort = e->result.full_effort ? 1 : 0;
-  stats->refine_passes = e->result.refine_passes_run;
-  stats->converged = e->result.converged ? 1 : 0;
-  stats->capacity_weights = e->result.capacity_weights ? 1 : 0;
-  stats->tree_layout = static_cast<int>(e->result.tree_layout);
-  stats->unreachable = static_cast<unsigned>(e->result.unreachable.size());
-  const auto& inc = e->result.incremental;
-  stats->incremental = inc.used ? 1 : 0;
-  stats->entries = inc.entries;
-  stats->kept = inc.kept;
-  stats->repaired = inc.repaired;
-  stats->restored = inc.restored;
-  stats->rebalanced = inc.rebalanced;
-  std::snprintf(stats->full_reason, sizeof stats->full_reason, "%s",
-                incremental && !inc.used ? inc.reason.c_str() : "");
-  std::snprintf(stats->layers_fallback, sizeof stats->layers_fallback, "%s",
-                layers_fallback.c_str());
-  // Load statistics over the switch-to-switch channels that exist.
-  double sum = 0;
-  unsigned count = 0;
-  for (const psssp::NodeId sw : e->fabric.switches()) {
-    const psssp::Node& n = e->fabric.node(sw);
-    for (psssp::PortNum p = 1; p < n.ports.size(); ++p) {
-      const psssp::Port& port = n.ports[p];
-      if (!port.usable() || !e->fabric.node(port.remote.node).is_switch()) continue;
-      const psssp::ChannelId c = e->fabric.channel(psssp::PortRef{sw, p});
-      const double load = c < e->result.channel_load.size() ? e->result.channel_load[c] : 0.0;
-      sum += load;
-      ++count;
-      if (load > stats->max_load) stats->max_load = load;
-    }
-  }
-  stats->mean_load = count ? sum / count : 0.0;
+  if (stats) fill_stats(*e, run, *stats);
 }
 
 // A second routing while a started one reads the snapshot is refused.

@@ -26,15 +26,6 @@ std::vector<std::string> split_tokens(const std::string& text) {
   return tokens;
 }
 
-unsigned parse_count(const std::string& key, const std::string& value, unsigned lo, unsigned hi) {
-  const auto n = parse_whole_number(value, hi);
-  if (!n || *n < lo)
-    throw std::invalid_argument("option '" + key + "' needs a whole number in " +
-                                std::to_string(lo) + ".." + std::to_string(hi) + ", got '" + value +
-                                "'");
-  return static_cast<unsigned>(*n);
-}
-
 // event_plugin_options is one line for every event plugin. Words of the
 // form "name:word" belong to the plugin `name`; "psssp:" words are ours.
 // Once any word carries "psssp:", unprefixed words belong to other plugins;
@@ -74,98 +65,21 @@ PluginOptions parse_plugin_options(const std::string& text) {
     const std::string key = token.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
     const bool has_value = eq != std::string::npos;
-    auto flag = [&]() {
-      if (has_value) throw std::invalid_argument("option '" + key + "' takes no value");
-    };
-    auto need = [&]() {
-      if (!has_value || value.empty())
-        throw std::invalid_argument("option '" + key + "' needs a value (" + key + "=...)");
-    };
-    if (key == "minimal") {
-      flag();
-      o.routing.minimal = true;
-    } else if (key == "nonminimal") {
-      flag();
-      o.routing.minimal = false;
-    } else if (key == "max_extra_hops") {
-      need();
-      o.routing.max_extra_hops = parse_count(key, value, 0, 64);
-    } else if (key == "capacity") {
-      // A bare "capacity" forces it on, as before there was an automatic mode.
-      using Capacity = RoutingOptions::Capacity;
-      if (!has_value || value == "on")
-        o.routing.capacity = Capacity::on;
-      else if (value == "off")
-        o.routing.capacity = Capacity::off;
-      else if (value == "auto")
-        o.routing.capacity = Capacity::automatic;
-      else
-        throw std::invalid_argument("option 'capacity' is 'auto', 'on' or 'off', got '" + value +
-                                    "'");
-    } else if (key == "switch_load") {
-      flag();
-      o.routing.switch_lids_load = true;
-    } else if (key == "threads") {
-      need();
-      o.routing.threads = parse_count(key, value, 0, 256);
-    } else if (key == "effort") {
-      need();
-      const auto effort = parse_effort(value);
-      if (!effort)
-        throw std::invalid_argument("option 'effort' is " + effort_choices() + ", got '" + value +
-                                    "'");
-      o.routing.effort = *effort;
-    } else if (key == "vls") {
-      need();
-      o.vls = parse_count(key, value, 1, 15);
-    } else if (key == "incremental") {
-      need();
-      if (value != "on" && value != "off")
-        throw std::invalid_argument("option 'incremental' is 'on' or 'off', got '" + value + "'");
-      o.incremental = value == "on";
-    } else if (key == "rebalance") {
-      need();
-      if (!parse_rebalance(value, o.incremental_options))
-        throw std::invalid_argument("option 'rebalance' is " + rebalance_choices() + ", got '" +
-                                    value + "'");
-    } else if (key == "full_reroute_above") {
-      need();
-      o.incremental_options.full_above = parse_count(key, value, 0, 100) / 100.0;
-    } else if (key == "lid_matrices") {
-      need();
-      if (value == "psssp")
-        o.lid_matrices = PluginOptions::LidMatrices::psssp;
-      else if (value == "opensm")
-        o.lid_matrices = PluginOptions::LidMatrices::opensm;
-      else
-        throw std::invalid_argument("option 'lid_matrices' is 'psssp' or 'opensm', got '" + value +
-                                    "'");
-    } else if (key == "guid_file") {
-      need();
-      o.guid_file = value;
-    } else if (key == "guid_mode") {
-      need();
-      if (value == "priority")
-        o.routing.guid_list_mode = RoutingOptions::GuidListMode::priority;
-      else if (value == "only")
-        o.routing.guid_list_mode = RoutingOptions::GuidListMode::only;
-      else
-        throw std::invalid_argument("option 'guid_mode' is 'priority' or 'only', got '" + value +
-                                    "'");
-    } else {
-      throw std::invalid_argument(
-          "unknown option '" + token +
-          "' (known: minimal nonminimal max_extra_hops=N capacity[=auto|on|off] switch_load "
-          "threads=N "
-          "effort=auto|full|fast vls=N incremental=on|off rebalance=auto|off|N|Kx "
-          "full_reroute_above=PERCENT lid_matrices=psssp|opensm guid_file=PATH "
-          "guid_mode=priority|only)");
+    const engine::EngineOption* row = engine::find_option_key(key);
+    if (!row)
+      throw std::invalid_argument("unknown option '" + token +
+                                  "' (known: " + engine::plugin_option_synopsis() + ")");
+    if (!row->value_name && has_value)
+      throw std::invalid_argument("option '" + key + "' takes no value");
+    if (row->value_name && !row->value_optional && (!has_value || value.empty()))
+      throw std::invalid_argument("option '" + key + "' needs a value (" + key + "=...)");
+    try {
+      row->set(o, *row, value);
+    } catch (const engine::OptionValueError& e) {
+      throw std::invalid_argument("option '" + key + "' " + e.what());
     }
   }
-  if (o.routing.guid_list_mode == RoutingOptions::GuidListMode::only && o.guid_file.empty())
-    throw std::invalid_argument(
-        "option 'guid_mode=only' needs guid_file=PATH (the ports that are the only sources and "
-        "destinations of load)");
+  engine::check_option_combination(o);
   return o;
 }
 

@@ -105,7 +105,7 @@ void expect_rejected(const std::string& text, const std::string& fragment) {
 
 TEST(PluginOptions, RejectsWithAClearMessage) {
   expect_rejected("fastest", "unknown option 'fastest'");
-  expect_rejected("threads=257", "'threads' needs a whole number in 0..256, got '257'");
+  expect_rejected("threads=1025", "'threads' needs a whole number in 0..1024, got '1025'");
   expect_rejected("threads=two", "got 'two'");
   expect_rejected("threads", "'threads' needs a value");
   expect_rejected("capacity=yes", "'capacity' is 'auto', 'on' or 'off', got 'yes'");

@@ -3,7 +3,6 @@
 // written in opensm-lfts.dump format (OpenSM loads it with -R file -U).
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,17 +12,15 @@
 #include "cli/json_report.h"
 #include "cli/output_files.h"
 #include "commands.h"
-#include "deadlock/deadlock_free_routing.h"
+#include "engine/engine.h"
+#include "engine_flags.h"
 #include "fabric/canonical_order.h"
 #include "fabric_input.h"
 #include "formats/fabric_io.h"
-#include "formats/guid_list.h"
 #include "formats/ibdmchk_writer.h"
 #include "formats/layer_table_io.h"
 #include "formats/lft_io.h"
-#include "routing/incremental/incremental.h"
 #include "routing/option_names.h"
-#include "routing/psssp_routing.h"
 
 namespace psssp::sim {
 namespace {
@@ -35,82 +32,17 @@ constexpr const char* kDescription =
 
 struct RouteOptions {
   FabricInput input;
-  std::string output, guid_file;
+  std::string output;
   std::string previous, reference;  // incremental re-routing (routing/incremental.h)
-  unsigned vls = 0;                 // deadlock-free mode: virtual layers, as the plugin's vls=N
-  std::string layers_out;           // the layer table the plugin would program
-  std::string ibdmchk_out;          // prefix of the files for ibdmchk
+  std::string layers_out;           // with vls: the layer table the plugin would program
+  std::string ibdmchk_out;          // with vls: prefix of the files for ibdmchk
   bool json = false;
-  RoutingOptions routing;
-  IncrementalOptions incremental;
+  engine::EngineOptions engine;  // the flags of the engine's option table
 };
 
-// An option value from option_names.h, or UsageError listing the accepted words.
-template <typename Parse, typename Choices>
-auto parse_choice(const std::string& opt, const std::string& word, Parse parse, Choices choices) {
-  const auto value = parse(word);
-  if (!value) throw cli::UsageError(opt + " is " + choices() + ", not '" + word + "'");
-  return *value;
-}
-
-void parse_affinity(const std::string& v, RoutingOptions& options) {
-  char* end = nullptr;
-  const double source = std::strtod(v.c_str(), &end);
-  const char* rest = end;
-  const double root = *rest == ',' ? std::strtod(rest + 1, &end) : -1.0;
-  if (*rest != ',' || *end != '\0' || end == rest + 1 || !(source >= 0.0) || !(root >= 0.0) ||
-      source > 1e6 || root > 1e6)
-    throw cli::UsageError("--affinity is SOURCE,ROOT (two numbers >= 0), not '" + v + "'");
-  options.source_affinity = source;
-  options.root_affinity = root;
-}
-
-// Load over the switch-to-switch channels.
-struct LinkLoad {
-  std::size_t links = 0;
-  double max = 0.0, mean = 0.0;
-};
-
-LinkLoad switch_link_load(const Fabric& fabric, const RoutingResult& r) {
-  LinkLoad load;
-  double sum = 0.0;
-  for (ChannelId c = 0; c < r.channel_load.size(); ++c) {
-    const PortRef ref = fabric.channel_port(c);
-    const Node& node = fabric.node(ref.node);
-    if (!node.is_switch() || ref.port == 0) continue;
-    const Port& port = node.ports[ref.port];
-    if (!port.usable() || !fabric.node(port.remote.node).is_switch()) continue;
-    load.max = std::max(load.max, r.channel_load[c]);
-    sum += r.channel_load[c];
-    ++load.links;
-  }
-  load.mean = load.links ? sum / static_cast<double>(load.links) : 0.0;
-  return load;
-}
-
-// The candidates' estimated eBB, those that were tried (a negative
-// estimate: not a candidate), for the text summary and the JSON report.
-struct Estimate {
-  const char* text;
-  const char* key;
-  double value;
-};
-std::vector<Estimate> estimates(const RoutingResult& r) {
-  const Estimate all[] = {
-      {"switches", "switches", r.estimate_switches},
-      {"interleaved", "interleaved", r.estimate_interleaved},
-      {"interleaved with port-order ties", "port_order", r.estimate_port_order},
-      {"switches with loose port-order ties", "loose_ties", r.estimate_loose_ties},
-      {"tree layout", "tree_layout", r.estimate_tree_layout},
-      {"tree layout round robin", "tree_layout_round_robin", r.estimate_tree_layout_round_robin}};
-  std::vector<Estimate> tried;
-  for (const Estimate& e : all)
-    if (e.value >= 0.0) tried.push_back(e);
-  return tried;
-}
-
-void print_summary(const Fabric& fabric, const RoutingResult& r, const std::string& output) {
-  const LinkLoad load = switch_link_load(fabric, r);
+void print_summary(const Fabric& fabric, const engine::EngineRun& run, const std::string& output) {
+  const RoutingResult& r = run.routing;
+  const engine::SwitchLinkLoad& load = run.switch_links;
   std::fprintf(
       stderr,
       "psssp-sim route: %zu switches, LIDs up to %zu, routed in %.3f s; switch links: %zu, "
@@ -128,8 +60,8 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
                  r.tree_layout == RoutingResult::TreeLayout::round_robin ? ", round robin" : "");
   if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
   const char* sep = " (estimated eBB: ";
-  for (const Estimate& e : estimates(r)) {
-    std::fprintf(stderr, "%s%s %.4f", sep, e.text, e.value);
+  for (const RoutingResult::CandidateEstimate& e : r.estimates) {
+    std::fprintf(stderr, "%s%s %.4f", sep, candidate_text(e.candidate), e.bisect);
     sep = ", ";
   }
   if (*sep == ',') std::fprintf(stderr, ")");
@@ -141,9 +73,9 @@ void print_summary(const Fabric& fabric, const RoutingResult& r, const std::stri
     std::fprintf(stderr, "  ... and %zu more\n", r.unreachable.size() - shown);
 }
 
-void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult& r,
-                const cli::Json& layers) {
-  const LinkLoad load = switch_link_load(fabric, r);
+void print_json(const RouteOptions& o, const Fabric& fabric, const engine::EngineRun& run) {
+  const RoutingResult& r = run.routing;
+  const engine::SwitchLinkLoad& load = run.switch_links;
   cli::Json report = cli::json_report();
   report["fabric"] = o.input.path;
   report["output"] = o.output;
@@ -173,14 +105,36 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const RoutingResult
                              {"restored", r.incremental.restored},
                              {"rebalanced", r.incremental.rebalanced}};
   cli::Json estimated;  // null unless candidates were compared
-  for (const Estimate& e : estimates(r)) estimated[e.key] = e.value;
+  for (const RoutingResult::CandidateEstimate& e : r.estimates)
+    estimated[candidate_key(e.candidate)] = e.bisect;
   report["estimated_ebb"] = estimated;
   cli::Json judged;  // null unless candidates were judged on the structured patterns
   for (const auto& [name, value] : r.pattern_estimates) judged[name] = value;
   report["estimated_patterns"] = judged;
   report["passed_over_bisect_choice"] = r.passed_over_bisect_choice;
+  cli::Json layers;  // null without --vls
+  if (o.engine.vls)
+    layers = {{"needed", run.layers.layers_needed},
+              {"used", run.layers.layers_used},
+              {"seconds", run.layers.seconds},
+              {"output", o.layers_out},
+              {"fallback", run.layers_fallback}};
   report["layers"] = layers;
   cli::write_json(std::cout, report);
+}
+
+// The layer table and ibdmchk's files, where asked for.
+void write_layer_files(const RouteOptions& o, cli::OutputFiles& outputs, const Fabric& fabric,
+                       const engine::EngineRun& run) {
+  if (!o.layers_out.empty())
+    write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, run.layers.table);
+  if (o.ibdmchk_out.empty()) return;
+  write_ibdmchk_path_sls(outputs.open(o.ibdmchk_out + "path-sl.ibdmchk", "--ibdmchk-out"), fabric,
+                         run.layers.table);
+  write_ibdmchk_sl2vl(outputs.open(o.ibdmchk_out + "sl2vl.ibdmchk", "--ibdmchk-out"), fabric,
+                      o.engine.vls);
+  write_ibdmchk_fdbs(outputs.open(o.ibdmchk_out + "fdbs.ibdmchk", "--ibdmchk-out"), fabric,
+                     run.routing.lfts);
 }
 
 int route(RouteOptions& o) {
@@ -189,63 +143,31 @@ int route(RouteOptions& o) {
   std::ostream& out = outputs.open(o.output, "-o");
   // Route in node-GUID order, as the OpenSM plugin does, so both give the same tables.
   const Fabric fabric = sorted_by_guid(load_fabric(o.input));
-  if (!o.guid_file.empty()) o.routing.guid_list = read_guid_list(o.guid_file);
-
-  RoutingResult result;
-  if (o.previous.empty()) {
-    result = route_psssp(fabric, o.routing);
-  } else {
-    // As the plugin on a re-sweep: the switches' current tables, and
-    // optionally the last full routing that moved entries return to.
-    const ForwardingTables previous = read_lfts(o.previous, fabric);
-    if (o.reference.empty()) {
-      result = route_psssp_incremental(fabric, previous, o.routing, o.incremental);
-    } else {
-      const ForwardingTables reference = read_lfts(o.reference, fabric);
-      result = route_psssp_incremental(fabric, previous, o.routing, o.incremental, &reference);
-    }
+  // As the plugin on a re-sweep: the switches' current tables, and
+  // optionally the last full routing that moved entries return to.
+  ForwardingTables previous, reference;
+  engine::RouteInputs inputs;
+  if (!o.previous.empty()) {
+    previous = read_lfts(o.previous, fabric);
+    inputs.previous = &previous;
   }
-  deadlock::LayerAssignment layers;
-  std::string fallback;
-  if (o.vls) {
-    deadlock::LayerOptions lo;
-    lo.max_layers = o.vls;
-    lo.threads = o.routing.threads;
-    // LayerError when no routing tried fits; else perhaps another routing.
-    deadlock::DeadlockFreeRouting d =
-        deadlock::layer_or_reroute(fabric, std::move(result), o.routing, lo);
-    result = std::move(d.routing);
-    layers = std::move(d.layers);
-    fallback = std::move(d.fallback);
-    if (!o.layers_out.empty())
-      write_layer_table(outputs.open(o.layers_out, "--layers-out"), fabric, layers.table);
-    if (!o.ibdmchk_out.empty()) {
-      write_ibdmchk_path_sls(outputs.open(o.ibdmchk_out + "path-sl.ibdmchk", "--ibdmchk-out"),
-                             fabric, layers.table);
-      write_ibdmchk_sl2vl(outputs.open(o.ibdmchk_out + "sl2vl.ibdmchk", "--ibdmchk-out"), fabric,
-                          o.vls);
-      write_ibdmchk_fdbs(outputs.open(o.ibdmchk_out + "fdbs.ibdmchk", "--ibdmchk-out"), fabric,
-                         result.lfts);
-    }
+  if (!o.reference.empty()) {
+    reference = read_lfts(o.reference, fabric);
+    inputs.reference = &reference;
   }
-  write_lfts(out, fabric, result.lfts);
+  const engine::EngineRun run = engine::run_engine(fabric, o.engine, inputs);
+  if (o.engine.vls) write_layer_files(o, outputs, fabric, run);
+  write_lfts(out, fabric, run.routing.lfts);
   if (o.json) {
-    cli::Json report;
-    if (o.vls)
-      report = {{"needed", layers.layers_needed},
-                {"used", layers.layers_used},
-                {"seconds", layers.seconds},
-                {"output", o.layers_out},
-                {"fallback", fallback}};
-    print_json(o, fabric, result, report);
+    print_json(o, fabric, run);
     outputs.commit();
   } else {
     outputs.commit();
-    print_summary(fabric, result, o.output);  // "wrote FILE" once it is written
-    if (o.vls) {
-      if (!fallback.empty()) std::fprintf(stderr, "  %s\n", fallback.c_str());
+    print_summary(fabric, run, o.output);  // "wrote FILE" once it is written
+    if (o.engine.vls) {
+      if (!run.layers_fallback.empty()) std::fprintf(stderr, "  %s\n", run.layers_fallback.c_str());
       std::fprintf(stderr, "  routes need %u virtual layers, spread over %u, in %.3f s%s%s\n",
-                   layers.layers_needed, layers.layers_used, layers.seconds,
+                   run.layers.layers_needed, run.layers.layers_used, run.layers.seconds,
                    o.layers_out.empty() ? "" : "; table in ", o.layers_out.c_str());
     }
   }
@@ -253,7 +175,6 @@ int route(RouteOptions& o) {
 }
 
 void define_options(CLI::App& cmd, RouteOptions& o) {
-  RoutingOptions& r = o.routing;
   cmd.footer(kDescription);
   add_fabric_input(cmd, o.input);
   cmd.add_option("-o,--output", o.output,
@@ -262,81 +183,9 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
       ->required()
       ->type_name("LFTS");
   cmd.add_flag("--json", o.json, "the summary as one JSON object on standard output");
-  cmd.add_flag_function(
-      "--nonminimal", [&r](std::int64_t) { r.minimal = false; },
-      "allow paths longer than the shortest");
-  cli::add_uint(cmd, "--max-extra-hops", r.max_extra_hops,
-                "with --nonminimal: at most N hops longer (default 2)", 0, 1000000);
-  cmd.add_flag_function(
-      "--capacity", [&r](std::int64_t) { r.capacity = RoutingOptions::Capacity::on; },
-      "weigh link load by link capacity, also when all switch cables have one rate\n"
-      "(default: exactly when they mix rates)");
-  cmd.add_flag_function(
-      "--no-capacity", [&r](std::int64_t) { r.capacity = RoutingOptions::Capacity::off; },
-      "count routes only, also where the switch cables mix rates");
-  cmd.add_flag_function(
-      "--switch-load", [&r](std::int64_t) { r.switch_lids_load = true; },
-      "routes to switch LIDs add load too");
-  CLI::Option* guid_file =
-      cmd.add_option("--guid-file", o.guid_file, "port GUIDs (cn_guid_file format)")
-          ->type_name("FILE");
-  cmd.add_option_function<std::string>(
-         "--guid-mode",
-         [&r](const std::string& mode) {
-           if (mode == "priority")
-             r.guid_list_mode = RoutingOptions::GuidListMode::priority;
-           else if (mode == "only")
-             r.guid_list_mode = RoutingOptions::GuidListMode::only;
-           else
-             throw cli::UsageError("--guid-mode is priority or only, not '" + mode + "'");
-         },
-         "priority (default): route the listed ports first;\n"
-         "only: only their traffic adds load")
-      ->type_name("M")
-      ->needs(guid_file);
-  cmd.add_flag_callback(
-      "--bisect-choice", [&r] { r.judge_patterns = false; },
-      "order auto: judge the candidates on random bisections alone (no structured patterns, "
-      "no tree layout on two-level trees)");
-  cli::add_uint(cmd, "--refine", r.refine_passes,
-                "rip-up-and-reroute passes, at most (default 8; stops at a\n"
-                "pass that changes no table)",
-                0, 1000000);
-  cmd.add_option_function<std::string>(
-         "--effort",
-         [&r](const std::string& word) {
-           r.effort = parse_choice("--effort", word, parse_effort, effort_choices);
-         },
-         "full: endpoint affinity and all refinement passes; fast:\n"
-         "neither, one refinement pass keeping ties; auto\n"
-         "(default): full up to about 1000 hosts (2e6\n"
-         "shortest-path edges per pass)")
-      ->type_name("E");
-  cmd.add_option_function<std::string>(
-         "--affinity", [&r](const std::string& v) { parse_affinity(v, r); },
-         "endpoint-affinity strengths (default 3,1; 0,0 = off)")
-      ->type_name("S,R");
-  cmd.add_option_function<std::string>(
-         "--order",
-         [&r](const std::string& word) {
-           r.order = parse_choice("--order", word, parse_order, order_choices);
-         },
-         "destination order: switches (all LIDs of a switch in a\n"
-         "row), interleaved (round robin over switches), lid, or\n"
-         "auto (default): switches, and with full effort also\n"
-         "interleaved, and interleaved with ties to the lowest port,\n"
-         "keeping the highest estimated eBB (switches unless another\n"
-         "is 0.2% better); with fast effort on a direct network\n"
-         "(hosts on every switch) switches and the port-order one,\n"
-         "which must be 0.5% better")
-      ->type_name("O");
-  CLI::Option* vls =
-      cli::add_uint(cmd, "--vls", o.vls,
-                    "deadlock-free mode, as the plugin's vls=N: spread the routes over\n"
-                    "at most N virtual layers (SLs), each free of credit loops; when\n"
-                    "the routes need more, routes again in port order, then with full\n"
-                    "effort, and fails when none fits",
-                    1, 16);
+  add_engine_flags(cmd, o.engine);
+  CLI::Option* vls = cmd.get_option("--vls");
+  cmd.get_option("--guid-mode")->needs(cmd.get_option("--guid-file"));
   cmd.add_option("--layers-out", o.layers_out,
                  "with --vls: write the layer table the plugin would program\n"
                  "(its psssp-layers.dump; psssp-sim check --deadlock --layers FILE)")
@@ -348,7 +197,6 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
                  "opensm-subnet.lst of the same LIDs as -s)")
       ->type_name("PREFIX")
       ->needs(vls);
-  cli::add_threads(cmd, r.threads, "worker threads; the tables do not depend on it");
   CLI::Option* previous =
       cmd.add_option("--previous", o.previous,
                      "re-route incrementally from these tables (any LFT dump of this\n"
@@ -361,18 +209,8 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
                  "it go back to it where that hop is live and the path delivers")
       ->type_name("LFTS")
       ->needs(previous);
-  cmd.add_option_function<std::string>(
-         "--rebalance",
-         [&o](const std::string& word) {
-           if (!parse_rebalance(word, o.incremental))
-             throw cli::UsageError("--rebalance is " + rebalance_choices() + ", not '" + word +
-                                   "'");
-         },
-         "with --previous: entries the rebalancing may move: auto (after a\n"
-         "fault at most 2 changes per entry that lost its hop, all\n"
-         "together), off, N entries, or Kx (K changes per entry lost)")
-      ->type_name("auto|off|N|Kx")
-      ->needs(previous);
+  for (const char* flag : {"--rebalance", "--full-reroute-above"})
+    cmd.get_option(flag)->needs(previous);
 }
 
 }  // namespace

@@ -15,9 +15,12 @@
 namespace psssp {
 
 using routing::Router;
+using routing::TreeLayoutOrder;
 
 namespace {
 constexpr std::size_t kFastEstimateFlows = 100000;
+using Order = RoutingOptions::Order;
+using Tie = RoutingOptions::TieBreak;
 
 // judge_patterns: candidate i is behind candidate j when j is ahead on the
 // bisections by more than the margin or on a structured pattern by more than
@@ -60,187 +63,309 @@ std::size_t choose_on_patterns(const std::vector<double>& bisect,
 }
 }  // namespace
 
+namespace {
+
+// Which candidates Order::automatic routes, and how they are judged.
+struct Plan {
+  std::vector<Candidate> routed;  // the default first; each a routing of its own
+  bool layouts = false;           // the tree layouts of the default are candidates too
+  bool full = false;              // full effort
+  unsigned estimate_runs = 0;
+};
+
+// Neither order wins everywhere (psssp-route.md, "Destination order"): with
+// full effort both are routed, and interleaved once more with equal costs
+// going to the lowest port, which keeps a consistent port order (dimension
+// order where the cables are numbered by dimension: "Port-order ties"), and
+// switch by switch with loose ties to the lowest port, which packs the
+// routes that cross a thin bundle onto a few links and leaves the others to
+// the rest ("Loose ties"). With fast effort on a direct network (hosts on
+// every switch) the port-order candidate is routed beside the default ("Fast
+// effort on direct networks"); fat trees and directors keep the one routing.
+// On three-level trees (either effort) the default's tables laid out as on a
+// fat tree are two more candidates ("Tree layout"), on two-level trees (full
+// effort) one.
+Plan plan_candidates(Router& router, const RoutingOptions& options, const RoutingOptions& first) {
+  Plan plan;
+  plan.estimate_runs = options.estimate_runs;
+  if (options.order != Order::automatic) return plan;
+  const bool port_order = options.tie_break == Tie::path;
+  plan.full = router.prepare();
+  if (!plan.full) {
+    // A run's cost grows with the hosts and its spread shrinks with them:
+    // fast effort (large fabrics) compares on a fixed number of flows.
+    const std::size_t hosts = std::max<std::size_t>(1, router.load_sources().size());
+    plan.estimate_runs = static_cast<unsigned>(
+        std::clamp<std::size_t>(kFastEstimateFlows / hosts, 50, plan.estimate_runs));
+  }
+  using C = Candidate;
+  if (plan.full)
+    plan.routed = port_order
+                      ? std::vector<C>{C::switches, C::interleaved, C::port_order, C::loose_ties}
+                      : std::vector<C>{C::switches, C::interleaved};
+  else if (port_order && router.hosts_on_every_switch())
+    plan.routed = {C::switches, C::port_order};
+  // Two-level trees: with full effort only (with fast effort plain P-SSSP
+  // already sends a leaf's partners over distinct spines, and a candidate
+  // would cost more than the routing).
+  plan.layouts = first.minimal && first.tree_layouts &&
+                 router.tree_shaped(options.judge_patterns && plan.full);
+  if (plan.layouts && plan.routed.empty()) plan.routed = {C::switches};
+  return plan;
+}
+
+// The options of a routed candidate.
+RoutingOptions candidate_options(Candidate c, const RoutingOptions& first, unsigned threads) {
+  RoutingOptions o = first;
+  if (c == Candidate::switches) return o;
+  if (c == Candidate::interleaved || c == Candidate::port_order) o.order = Order::interleaved;
+  if (c == Candidate::port_order || c == Candidate::loose_ties) o.tie_break = Tie::first;
+  if (c == Candidate::loose_ties) o.tie_slack = kLooseTieSlack;
+  if (threads > 1) o.threads = 1;  // it already runs beside the first
+  return o;
+}
+
+// What every candidate is judged on, with the same draws and phases for all.
+struct Judge {
+  const Fabric& fabric;
+  const std::vector<PortRef>& hosts;
+  bool by_capacity;
+  BisectionDraws draws;
+  StructuredPatterns patterns;
+  double margin;  // the default is left only for a candidate this much ahead
+};
+
+struct Scored {
+  Candidate candidate;
+  double bisect = -1.0;        // -1: a layout that did not apply
+  std::vector<double> judged;  // on judge.patterns
+};
+
+Scored score(const Judge& judge, Candidate c, const ForwardingTables& lfts) {
+  return {c, estimate_ebb(judge.fabric, lfts, judge.hosts, judge.draws, false, judge.by_capacity),
+          estimate_patterns(judge.fabric, lfts, judge.hosts, judge.patterns, judge.by_capacity)};
+}
+
+// The default is left only for a clear gain: routings that are the same up
+// to renaming hosts differ on the estimate by noise alone below the margin.
+std::size_t best_on_bisections(const std::vector<Scored>& scored, double margin) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < scored.size(); ++i)
+    if (scored[i].bisect > scored[best].bisect * (best == 0 ? margin : 1.0)) best = i;
+  return best;
+}
+
+RoutingResult route_one(Router& router, const RoutingOptions& first) {
+  RoutingResult result = router.run();
+  result.order = first.order;
+  result.tie_break = first.tie_break;
+  result.tie_slack = first.tie_slack;
+  return result;
+}
+
+class Choice {
+ public:
+  Choice(const Fabric& fabric, const RoutingOptions& options, const RoutingOptions& first,
+         Router& router, Plan plan)
+      : fabric_(fabric),
+        options_(options),
+        first_(first),
+        router_(router),
+        plan_(std::move(plan)),
+        threads_(parallel::effective_threads(options.threads)),
+        judge_{fabric,
+               router.load_sources(),
+               router.weighs_capacity(),
+               BisectionDraws(router.load_sources().size(), plan_.estimate_runs,
+                              options.estimate_seed),
+               patterns(),
+               1.0 + (plan_.full ? kFullSwitchMargin : kFastSwitchMargin)} {}
+
+  RoutingResult run() {
+    route_candidates();
+    std::size_t best = best_on_bisections(scored_, judge_.margin);
+    try_layouts(best);
+    RoutingResult result;
+    if (options_.judge_patterns) {
+      const std::size_t chosen =
+          choose_on_patterns(bisect_estimates(), judged(), judge_.margin, best);
+      result.passed_over_bisect_choice = chosen != best;
+      if (chosen != best && chosen >= first_layout_) {
+        laid_best_order_ = layout_orders_[chosen - first_layout_];
+        laid_best_ = router_.laid_out(routed_[0], laid_best_order_, threads_);
+      } else if (chosen != best) {
+        laid_best_.reset();
+      }
+      best = chosen;
+      for (std::size_t p = 0; p < judge_.patterns.patterns.size(); ++p)
+        result.pattern_estimates.emplace_back(judge_.patterns.patterns[p].name,
+                                              scored_[best].judged[p]);
+    }
+    if (laid_best_) {
+      laid_best_->channel_load = router_.laid_out_loads(routed_[0], laid_best_order_);
+      routed_[0] = std::move(*laid_best_);  // in the default's place
+      best = 0;
+    } else if (plan_.layouts && best == 0) {
+      routed_[0].lfts = router_.tables();
+    }
+    return keep(std::move(result), best);
+  }
+
+ private:
+  // The structured patterns: full effort judges kShiftPhases shift phases
+  // and every doubling phase; fast effort (large fabrics) the shortest
+  // shifts and doublings, about as many flows as its bisections.
+  StructuredPatterns patterns() const {
+    if (!options_.judge_patterns) return StructuredPatterns{};
+    const std::size_t hosts = router_.load_sources().size();
+    const std::size_t phases =
+        plan_.full ? kShiftPhases
+                   : std::clamp<std::size_t>(
+                         kFastEstimateFlows / 4 / std::max<std::size_t>(1, hosts), 4, kShiftPhases);
+    return structured_patterns(fabric_, router_.load_sources(), phases, phases);
+  }
+
+  // The routed candidates (routing and estimates each) are tasks for the threads.
+  void route_candidates() {
+    const std::size_t n = plan_.routed.size();
+    std::vector<RoutingOptions> options(n);
+    for (std::size_t i = 0; i < n; ++i)
+      options[i] = candidate_options(plan_.routed[i], first_, threads_);
+    routed_.resize(n);
+    scored_.resize(n);
+    parallel::parallel_for(n, threads_, [&](std::size_t i, unsigned) {
+      routed_[i] = i == 0 ? router_.run() : Router(fabric_, options[i]).run();
+      routed_[i].order = options[i].order;
+      routed_[i].tie_break = options[i].tie_break;
+      routed_[i].tie_slack = options[i].tie_slack;
+      scored_[i] = score(judge_, plan_.routed[i], routed_[i].lfts);
+    });
+  }
+
+  // Tree layouts: the default's tables laid out as on a fat tree, LIDs leaf
+  // by leaf (three levels: full effort only), then round robin (no routing
+  // of their own: the layout decides every route that carries load). One at
+  // a time; the best one's tables are kept, and its channel loads traced
+  // only if it stays (the traces are most of a layout's time).
+  void try_layouts(std::size_t& best) {
+    first_layout_ = scored_.size();
+    if (!plan_.layouts) return;
+    // Two levels: both orders give the same tables (no turns between them).
+    const bool two_levels = router_.two_level_tree();
+    if (plan_.full || two_levels) layout_orders_.push_back(TreeLayoutOrder::leaf_by_leaf);
+    if (!two_levels) layout_orders_.push_back(TreeLayoutOrder::round_robin);
+    // The default's tables are rebuilt from the router if it stays the best:
+    // meanwhile a layout's own take their place in memory.
+    routed_[0].lfts = ForwardingTables();
+    for (const TreeLayoutOrder order : layout_orders_) {
+      const Candidate c = order == TreeLayoutOrder::leaf_by_leaf
+                              ? Candidate::tree_layout
+                              : Candidate::tree_layout_round_robin;
+      RoutingResult laid = router_.laid_out(routed_[0], order, threads_);
+      if (laid.tree_layout == RoutingResult::TreeLayout::off)
+        scored_.push_back({c, -1.0, {}});
+      else
+        scored_.push_back(score(judge_, c, laid.lfts));
+      if (scored_.back().bisect <= scored_[best].bisect * (best == 0 ? judge_.margin : 1.0))
+        continue;
+      best = scored_.size() - 1;
+      laid_best_ = std::move(laid);
+      laid_best_order_ = order;
+    }
+  }
+
+  std::vector<double> bisect_estimates() const {
+    std::vector<double> out;
+    for (const Scored& s : scored_) out.push_back(s.bisect);
+    return out;
+  }
+  std::vector<std::vector<double>> judged() const {
+    std::vector<std::vector<double>> out;
+    for (const Scored& s : scored_) out.push_back(s.judged);
+    return out;
+  }
+
+  // The kept candidate's result with the comparison's record.
+  RoutingResult keep(RoutingResult record, std::size_t best) {
+    RoutingResult result = std::move(routed_[best]);
+    result.passed_over_bisect_choice = record.passed_over_bisect_choice;
+    result.pattern_estimates = std::move(record.pattern_estimates);
+    for (const Scored& s : scored_)
+      if (s.bisect >= 0.0) result.estimates.push_back({s.candidate, s.bisect});
+    return result;
+  }
+
+  const Fabric& fabric_;
+  const RoutingOptions& options_;
+  const RoutingOptions& first_;
+  Router& router_;
+  Plan plan_;
+  unsigned threads_;
+  Judge judge_;
+  std::vector<RoutingResult> routed_;
+  std::vector<Scored> scored_;  // the routed candidates, then the layouts
+  std::vector<TreeLayoutOrder> layout_orders_;
+  std::size_t first_layout_ = 0;
+  std::optional<RoutingResult> laid_best_;
+  TreeLayoutOrder laid_best_order_ = TreeLayoutOrder::round_robin;
+};
+
+}  // namespace
+
+const char* candidate_key(Candidate c) {
+  switch (c) {
+    case Candidate::switches:
+      return "switches";
+    case Candidate::interleaved:
+      return "interleaved";
+    case Candidate::port_order:
+      return "port_order";
+    case Candidate::loose_ties:
+      return "loose_ties";
+    case Candidate::tree_layout:
+      return "tree_layout";
+    default:
+      return "tree_layout_round_robin";
+  }
+}
+
+const char* candidate_text(Candidate c) {
+  switch (c) {
+    case Candidate::port_order:
+      return "interleaved with port-order ties";
+    case Candidate::loose_ties:
+      return "switches with loose port-order ties";
+    case Candidate::tree_layout:
+      return "tree layout";
+    case Candidate::tree_layout_round_robin:
+      return "tree layout round robin";
+    default:
+      return candidate_key(c);
+  }
+}
+
+double RoutingResult::estimate(Candidate candidate) const {
+  for (const CandidateEstimate& e : estimates)
+    if (e.candidate == candidate) return e.bisect;
+  return -1.0;
+}
+
+// The best estimate is kept, the earlier candidate on equal ones; with
+// judge_patterns the structured patterns judge too, and no candidate is kept
+// that another is ahead of on one of them where some candidate is behind
+// none ("Judged on the patterns jobs run").
 RoutingResult route_psssp(const Fabric& fabric, const RoutingOptions& options) {
   if (fabric.switches().empty()) throw FabricError("the fabric has no switches to route");
   if (!options.minimal && !(options.hop_weight > 0.0))
     throw FabricError("non-minimal routing needs a positive hop weight");
   const auto start = std::chrono::steady_clock::now();
-  using Order = RoutingOptions::Order;
   RoutingOptions first = options;
   if (first.order == Order::automatic) first.order = Order::switches;
   Router router(fabric, first);
-  RoutingResult result;
-  // Neither order wins everywhere (psssp-route.md, "Destination order"):
-  // with full effort both are routed, and interleaved once more with equal
-  // costs going to the lowest port, which keeps a consistent port order
-  // (dimension order where the cables are numbered by dimension: 3-D HyperX
-  // and meshes, "Port-order ties"), and switch by switch with loose ties to
-  // the lowest port, which packs the routes that cross a thin bundle onto
-  // a few links and leaves the others to the rest ("Loose ties"). With fast
-  // effort on a direct network (hosts on every switch: tori, meshes, HyperX,
-  // hypercubes, dragonflies) the port-order candidate is routed beside the
-  // default: there it is worth up to 11% of eBB and needs far fewer virtual
-  // layers ("Fast effort on direct networks"); fat trees and directors
-  // (switches without hosts) keep the one routing. On three-level trees
-  // (either effort) the default's tables laid out as on a fat tree
-  // (tree_layout.h) are two more candidates ("Tree layout"), on two-level
-  // trees (full effort) one. The best estimate is kept, the earlier
-  // candidate on equal ones; with judge_patterns the structured patterns
-  // judge too, and no candidate is kept that another is ahead of on one of
-  // them where some candidate is behind none ("Judged on the patterns jobs
-  // run"). The routed candidates (routing and estimates each) are tasks for
-  // the threads.
-  using Tie = RoutingOptions::TieBreak;
-  enum Kind { kSwitches, kInterleaved, kPortOrder, kLooseTies, kTreeLayout, kTreeRoundRobin };
-  const auto estimate_of = [](RoutingResult& r, Kind k) -> double& {
-    switch (k) {
-      case kSwitches:
-        return r.estimate_switches;
-      case kInterleaved:
-        return r.estimate_interleaved;
-      case kPortOrder:
-        return r.estimate_port_order;
-      case kLooseTies:
-        return r.estimate_loose_ties;
-      case kTreeLayout:
-        return r.estimate_tree_layout;
-      default:
-        return r.estimate_tree_layout_round_robin;
-    }
-  };
-  std::vector<Kind> kinds;
-  unsigned estimate_runs = options.estimate_runs;
-  bool full = false;
-  bool layouts = false;  // the tree layouts are candidates too
-  if (options.order == Order::automatic) {
-    const bool port_order = options.tie_break == Tie::path;
-    full = router.prepare();
-    if (!full) {
-      // A run's cost grows with the hosts and its spread shrinks with them:
-      // fast effort (large fabrics) compares on about 100,000 flows.
-      const std::size_t hosts = std::max<std::size_t>(1, router.load_sources().size());
-      estimate_runs = static_cast<unsigned>(
-          std::clamp<std::size_t>(kFastEstimateFlows / hosts, 50, estimate_runs));
-    }
-    if (full)
-      kinds = port_order ? std::vector<Kind>{kSwitches, kInterleaved, kPortOrder, kLooseTies}
-                         : std::vector<Kind>{kSwitches, kInterleaved};
-    else if (port_order && router.hosts_on_every_switch())
-      kinds = {kSwitches, kPortOrder};
-    // Two-level trees: with full effort only (with fast effort plain P-SSSP
-    // already sends a leaf's partners over distinct spines on the trees
-    // measured, and a candidate would cost more than the routing).
-    layouts =
-        first.minimal && first.tree_layouts && router.tree_shaped(options.judge_patterns && full);
-    if (layouts && kinds.empty()) kinds = {kSwitches};
-  }
-  if (kinds.size() > 1 || layouts) {
-    const unsigned threads = parallel::effective_threads(options.threads);
-    std::vector<RoutingOptions> other(kinds.size(), first);
-    for (std::size_t i = 1; i < kinds.size(); ++i) {
-      if (kinds[i] == kInterleaved || kinds[i] == kPortOrder) other[i].order = Order::interleaved;
-      if (kinds[i] == kPortOrder || kinds[i] == kLooseTies) other[i].tie_break = Tie::first;
-      if (kinds[i] == kLooseTies) other[i].tie_slack = kLooseTieSlack;
-      if (threads > 1) other[i].threads = 1;  // it already runs beside the first
-    }
-    const std::vector<PortRef>& hosts = router.load_sources();
-    const bool by_capacity = router.weighs_capacity();
-    const BisectionDraws draws(hosts.size(), estimate_runs, options.estimate_seed);
-    // The structured patterns: full effort judges kShiftPhases shift phases
-    // and every doubling phase; fast effort (large fabrics) the shortest
-    // shifts and doublings, about as many flows as its bisections.
-    const std::size_t fast_phases = std::clamp<std::size_t>(
-        kFastEstimateFlows / 4 / std::max<std::size_t>(1, hosts.size()), 4, kShiftPhases);
-    const StructuredPatterns patterns =
-        options.judge_patterns
-            ? structured_patterns(fabric, hosts, full ? kShiftPhases : fast_phases,
-                                  full ? kShiftPhases : fast_phases)
-            : StructuredPatterns{};
-    std::vector<RoutingResult> routed(kinds.size());
-    std::vector<double> estimate(kinds.size(), -1.0);
-    std::vector<std::vector<double>> judged(kinds.size());
-    parallel::parallel_for(kinds.size(), threads, [&](std::size_t i, unsigned) {
-      routed[i] = i == 0 ? router.run() : Router(fabric, other[i]).run();
-      routed[i].order = other[i].order;
-      routed[i].tie_break = other[i].tie_break;
-      routed[i].tie_slack = other[i].tie_slack;
-      estimate[i] = estimate_ebb(fabric, routed[i].lfts, hosts, draws, false, by_capacity);
-      judged[i] = estimate_patterns(fabric, routed[i].lfts, hosts, patterns, by_capacity);
-    });
-    // The default is left only for a clear gain. With full effort: below
-    // 0.2% routings that are the same up to renaming hosts (two-level trees)
-    // differ on the estimate's 1000 bisections by noise alone. Fast effort
-    // compares on fewer runs, and on dragonflies (+0.06%) port order would
-    // only make the virtual layers costlier.
-    const double margin = 1.0 + (full ? kFullSwitchMargin : kFastSwitchMargin);
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < kinds.size(); ++i)
-      if (estimate[i] > estimate[best] * (best == 0 ? margin : 1.0)) best = i;
-    // Three-level trees: the default's tables laid out as on a fat tree,
-    // LIDs leaf by leaf (full effort only: it was ahead on one tree of 13,
-    // round robin on four), then round robin (no routing of their own: the
-    // layout decides every route that carries load). One at a time; the
-    // best one's tables are kept, and its channel loads traced only if it
-    // stays (the traces are most of a layout's time).
-    std::optional<RoutingResult> laid_best;
-    routing::TreeLayoutOrder laid_best_order = routing::TreeLayoutOrder::round_robin;
-    std::vector<routing::TreeLayoutOrder> layout_orders;
-    // Two levels: both orders give the same tables (no turns between them).
-    const bool two_levels = layouts && router.two_level_tree();
-    if (layouts && (full || two_levels))
-      layout_orders.push_back(routing::TreeLayoutOrder::leaf_by_leaf);
-    if (layouts && !two_levels) layout_orders.push_back(routing::TreeLayoutOrder::round_robin);
-    const std::size_t first_layout = kinds.size();
-    // The default's tables are rebuilt from the router if it stays the best:
-    // meanwhile a layout's own take their place in memory (a 32-ary 3-tree's
-    // are 110 MB).
-    if (layouts) routed[0].lfts = ForwardingTables();
-    for (const routing::TreeLayoutOrder order : layout_orders) {
-      kinds.push_back(order == routing::TreeLayoutOrder::leaf_by_leaf ? kTreeLayout
-                                                                      : kTreeRoundRobin);
-      RoutingResult laid = router.laid_out(routed[0], order, threads);
-      const bool off = laid.tree_layout == RoutingResult::TreeLayout::off;
-      estimate.push_back(off ? -1.0
-                             : estimate_ebb(fabric, laid.lfts, hosts, draws, false, by_capacity));
-      judged.push_back(off ? std::vector<double>()
-                           : estimate_patterns(fabric, laid.lfts, hosts, patterns, by_capacity));
-      if (estimate.back() <= estimate[best] * (best == 0 ? margin : 1.0)) continue;
-      best = estimate.size() - 1;
-      laid_best = std::move(laid);
-      laid_best_order = order;
-    }
-    if (options.judge_patterns) {
-      const std::size_t chosen = choose_on_patterns(estimate, judged, margin, best);
-      result.passed_over_bisect_choice = chosen != best;
-      if (chosen != best && chosen >= first_layout) {
-        laid_best_order = layout_orders[chosen - first_layout];
-        laid_best = router.laid_out(routed[0], laid_best_order, threads);
-      } else if (chosen != best) {
-        laid_best.reset();
-      }
-      best = chosen;
-      for (std::size_t p = 0; p < patterns.patterns.size(); ++p)
-        result.pattern_estimates.emplace_back(patterns.patterns[p].name, judged[best][p]);
-    }
-    if (laid_best) {
-      laid_best->channel_load = router.laid_out_loads(routed[0], laid_best_order);
-      routed[0] = std::move(*laid_best);  // in the default's place
-      best = 0;
-    } else if (layouts && best == 0) {
-      routed[0].lfts = router.tables();
-    }
-    const bool passed_over = result.passed_over_bisect_choice;
-    auto pattern_estimates = std::move(result.pattern_estimates);
-    result = std::move(routed[best]);
-    result.passed_over_bisect_choice = passed_over;
-    result.pattern_estimates = std::move(pattern_estimates);
-    for (std::size_t i = 0; i < kinds.size(); ++i) estimate_of(result, kinds[i]) = estimate[i];
-  } else {
-    result = router.run();
-    result.order = first.order;
-    result.tie_break = first.tie_break;
-    result.tie_slack = first.tie_slack;
-  }
+  Plan plan = plan_candidates(router, options, first);
+  RoutingResult result = plan.routed.size() > 1 || plan.layouts
+                             ? Choice(fabric, options, first, router, std::move(plan)).run()
+                             : route_one(router, first);
   result.capacity_weights = router.weighs_capacity();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -50,10 +50,10 @@ struct RoutingOptions {
   // (TieBreak::first), and the tables with the highest estimated eBB
   // (ebb_estimate.h, estimate_runs random bisections of the load sources,
   // fixed seed; capacity-aware eBB with capacity weights) are kept, the
-  // default's unless another is 0.2% ahead. With fast effort on a direct
-  // network (hosts on every switch) switches and that port-order candidate,
-  // compared on fewer runs (about 100,000 flows), the port order kept only
-  // 0.5% ahead.
+  // default's unless another is kFullSwitchMargin ahead. With fast effort on
+  // a direct network (hosts on every switch) switches and that port-order
+  // candidate, compared on fewer runs, the port order kept only
+  // kFastSwitchMargin ahead.
   enum class Order { interleaved, switches, lid, automatic } order = Order::automatic;
   unsigned estimate_runs = 1000;
   std::uint64_t estimate_seed = 0x9E3779B97F4A7C15ull;
@@ -113,6 +113,22 @@ struct RoutingOptions {
   bool judge_patterns = true;
 };
 
+// The routings Order::automatic compares (psssp-route.md): the default
+// (switch by switch), interleaved, interleaved with ties to the lowest port,
+// switch by switch with loose ties to the lowest port, and the default's
+// tables laid out as on a fat tree, leaf by leaf or round robin.
+enum class Candidate {
+  switches,
+  interleaved,
+  port_order,
+  loose_ties,
+  tree_layout,
+  tree_layout_round_robin
+};
+// "port_order": the JSON key; "interleaved with port-order ties": the text.
+const char* candidate_key(Candidate candidate);
+const char* candidate_text(Candidate candidate);
+
 struct RoutingResult {
   ForwardingTables lfts;
   std::vector<double> channel_load;      // routes per fabric channel (sources x paths)
@@ -125,14 +141,15 @@ struct RoutingResult {
   RoutingOptions::TieBreak tie_break = RoutingOptions::TieBreak::path;  // the tie-break used
   double tie_slack = 0.0;                                               // and its slack
   bool capacity_weights = false;  // loads weighed by capacity (RoutingOptions::capacity)
-  // Order::automatic with full effort: estimated eBB of both orders with the
-  // requested tie-break and, when that is path, of interleaved with ties to
-  // the lowest port (port_order) and of switches with loose ties to the
-  // lowest port (loose_ties) (else -1).
-  double estimate_switches = -1.0, estimate_interleaved = -1.0, estimate_port_order = -1.0;
-  double estimate_loose_ties = -1.0;
-  // The tree layouts' (leaf by leaf, round robin), where they were candidates.
-  double estimate_tree_layout = -1.0, estimate_tree_layout_round_robin = -1.0;
+  // Order::automatic: the candidates compared and their estimated eBB, in
+  // the order they were tried (empty when there was no choice).
+  struct CandidateEstimate {
+    Candidate candidate;
+    double bisect;  // estimated eBB on random bisections
+  };
+  std::vector<CandidateEstimate> estimates;
+  // A candidate's estimate; -1 when it was not tried.
+  double estimate(Candidate candidate) const;
   // The tables are the default candidate's with the host LIDs' routes laid
   // out as on a fat tree (tree_layout.h), LIDs in this order.
   enum class TreeLayout { off, leaf_by_leaf, round_robin } tree_layout = TreeLayout::off;
@@ -150,15 +167,14 @@ struct RoutingResult {
   } incremental;
 };
 
-// The tie slack of Order::automatic's loose-ties candidate: next hops up to
-// 40% dearer than the cheapest count as tied (measured, psssp-route.md
-// "Loose ties").
+// The tie slack of Order::automatic's loose-ties candidate: next hops this
+// much dearer than the cheapest count as tied (psssp-route.md, "Loose ties").
 constexpr double kLooseTieSlack = 0.4;
 
 // Order::automatic leaves the default candidate only for one whose estimate
 // is this much higher (relative): with full effort, where routings equal up
-// to renaming hosts differ on the estimate by up to 0.1%, and with fast
-// effort's fewer runs (psssp-route.md).
+// to renaming hosts differ on the estimate by noise, and with fast effort's
+// fewer runs (psssp-route.md).
 constexpr double kFullSwitchMargin = 0.002;
 constexpr double kFastSwitchMargin = 0.005;
 

@@ -195,9 +195,9 @@ TEST(Routing, FastEffortTriesPortOrderOnDirectNetworks) {
 
   const Fabric torus = testing::make_torus({4, 4, 4}, 2);
   const RoutingResult r = route_psssp(torus, fast);
-  EXPECT_GT(r.estimate_port_order, 0.0);
-  EXPECT_GT(r.estimate_switches, 0.0);
-  EXPECT_LT(r.estimate_interleaved, 0.0);  // full effort's candidate only
+  EXPECT_GT(r.estimate(Candidate::port_order), 0.0);
+  EXPECT_GT(r.estimate(Candidate::switches), 0.0);
+  EXPECT_LT(r.estimate(Candidate::interleaved), 0.0);  // full effort's candidate only
   EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::first);
   EXPECT_EQ(r.order, RoutingOptions::Order::interleaved);
   EXPECT_GT(testing::estimate_ebb(torus, r.lfts, 400),
@@ -205,7 +205,7 @@ TEST(Routing, FastEffortTriesPortOrderOnDirectNetworks) {
 
   const auto tree = testing::make_kary_ntree(4, 3, 0, 42);
   const RoutingResult t = route_psssp(tree.fabric, fast);
-  EXPECT_LT(t.estimate_port_order, 0.0);
+  EXPECT_LT(t.estimate(Candidate::port_order), 0.0);
   EXPECT_EQ(t.order, RoutingOptions::Order::switches);
   EXPECT_TRUE(t.lfts == route_psssp(tree.fabric, fast_default).lfts);
 }
@@ -265,7 +265,7 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
                           testing::make_torus({3, 3, 3}, 2), director_chain()}) {
     const RoutingResult chosen = route_psssp(f, bisect_only);
     ASSERT_TRUE(chosen.full_effort);
-    ASSERT_GE(chosen.estimate_switches, 0.0);
+    ASSERT_GE(chosen.estimate(Candidate::switches), 0.0);
     RoutingOptions o;
     o.order = RoutingOptions::Order::switches;
     const RoutingResult by_switch = route_psssp(f, o);
@@ -276,9 +276,9 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
     o.order = RoutingOptions::Order::switches;
     o.tie_slack = kLooseTieSlack;
     const RoutingResult loose = route_psssp(f, o);
-    EXPECT_LT(by_switch.estimate_switches, 0.0);  // no estimate without the choice
-    EXPECT_LT(by_switch.estimate_port_order, 0.0);
-    EXPECT_LT(by_switch.estimate_loose_ties, 0.0);
+    EXPECT_LT(by_switch.estimate(Candidate::switches), 0.0);  // no estimate without the choice
+    EXPECT_LT(by_switch.estimate(Candidate::port_order), 0.0);
+    EXPECT_LT(by_switch.estimate(Candidate::loose_ties), 0.0);
     const std::vector<PortRef> hosts = f.host_ports();
     const RoutingOptions defaults;
     const RoutingResult* candidates[] = {&by_switch, &interleaved, &port_order, &loose};
@@ -289,10 +289,10 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
                                   defaults.estimate_seed);
       if (estimates[i] > estimates[best] * (best == 0 ? 1.0 + kFullSwitchMargin : 1.0)) best = i;
     }
-    EXPECT_DOUBLE_EQ(chosen.estimate_switches, estimates[0]);
-    EXPECT_DOUBLE_EQ(chosen.estimate_interleaved, estimates[1]);
-    EXPECT_DOUBLE_EQ(chosen.estimate_port_order, estimates[2]);
-    EXPECT_DOUBLE_EQ(chosen.estimate_loose_ties, estimates[3]);
+    EXPECT_DOUBLE_EQ(chosen.estimate(Candidate::switches), estimates[0]);
+    EXPECT_DOUBLE_EQ(chosen.estimate(Candidate::interleaved), estimates[1]);
+    EXPECT_DOUBLE_EQ(chosen.estimate(Candidate::port_order), estimates[2]);
+    EXPECT_DOUBLE_EQ(chosen.estimate(Candidate::loose_ties), estimates[3]);
     EXPECT_TRUE(chosen.lfts == candidates[best]->lfts);
     EXPECT_EQ(chosen.order, candidates[best]->order);
     EXPECT_EQ(chosen.tie_break, candidates[best]->tie_break);
@@ -309,9 +309,10 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
   const Fabric tree = testing::make_kary_ntree(8, 2).fabric;
   const RoutingResult kept = route_psssp(tree, {});
   const double above =
-      std::max({kept.estimate_interleaved, kept.estimate_port_order, kept.estimate_loose_ties});
-  EXPECT_GT(above, kept.estimate_switches);
-  EXPECT_LT(above, (1.0 + kFullSwitchMargin) * kept.estimate_switches);
+      std::max({kept.estimate(Candidate::interleaved), kept.estimate(Candidate::port_order),
+                kept.estimate(Candidate::loose_ties)});
+  EXPECT_GT(above, kept.estimate(Candidate::switches));
+  EXPECT_LT(above, (1.0 + kFullSwitchMargin) * kept.estimate(Candidate::switches));
   RoutingOptions by_switches;
   by_switches.order = RoutingOptions::Order::switches;
   EXPECT_TRUE(kept.lfts == route_psssp(tree, by_switches).lfts);
@@ -319,9 +320,9 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
   RoutingOptions dmodk;
   dmodk.tie_break = RoutingOptions::TieBreak::dmodk;
   const RoutingResult r = route_psssp(testing::make_torus({4, 4}, 2), dmodk);
-  EXPECT_GE(r.estimate_interleaved, 0.0);
-  EXPECT_LT(r.estimate_port_order, 0.0);
-  EXPECT_LT(r.estimate_loose_ties, 0.0);
+  EXPECT_GE(r.estimate(Candidate::interleaved), 0.0);
+  EXPECT_LT(r.estimate(Candidate::port_order), 0.0);
+  EXPECT_LT(r.estimate(Candidate::loose_ties), 0.0);
   EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::dmodk);
 }
 

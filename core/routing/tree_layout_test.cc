@@ -152,10 +152,11 @@ TEST(TreeLayout, KeptWhereItIsEstimatedAhead) {
   const RoutingResult plain = route_psssp(f, without);
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::round_robin);
   EXPECT_EQ(plain.tree_layout, RoutingResult::TreeLayout::off);
-  EXPECT_LT(plain.estimate_tree_layout, 0.0);
-  for (const double other : {r.estimate_switches, r.estimate_interleaved, r.estimate_port_order,
-                             r.estimate_loose_ties, r.estimate_tree_layout})
-    EXPECT_GT(r.estimate_tree_layout_round_robin, other);
+  EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
+  for (const double other : {r.estimate(Candidate::switches), r.estimate(Candidate::interleaved),
+                             r.estimate(Candidate::port_order), r.estimate(Candidate::loose_ties),
+                             r.estimate(Candidate::tree_layout)})
+    EXPECT_GT(r.estimate(Candidate::tree_layout_round_robin), other);
   EXPECT_GT(testing::estimate_ebb(f, r.lfts, 4000),
             1.01 * testing::estimate_ebb(f, plain.lfts, 4000));
 }
@@ -170,8 +171,9 @@ TEST(TreeLayout, FastEffortTriesRoundRobin) {
   const RoutingResult r = route_psssp(f, fast);
   EXPECT_FALSE(r.full_effort);
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::round_robin);
-  EXPECT_LT(r.estimate_tree_layout, 0.0);
-  EXPECT_GT(r.estimate_tree_layout_round_robin, 1.005 * r.estimate_switches);
+  EXPECT_LT(r.estimate(Candidate::tree_layout), 0.0);
+  EXPECT_GT(r.estimate(Candidate::tree_layout_round_robin),
+            1.005 * r.estimate(Candidate::switches));
   fast.tree_layouts = false;
   const RoutingResult plain = route_psssp(f, fast);
   EXPECT_EQ(plain.tree_layout, RoutingResult::TreeLayout::off);
@@ -187,7 +189,7 @@ TEST(TreeLayout, PassedOverWhereBehindOnShift) {
   const RoutingResult r = route_psssp(f, RoutingOptions{});
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::off);
   EXPECT_TRUE(r.passed_over_bisect_choice);
-  EXPECT_GT(r.estimate_tree_layout_round_robin, r.estimate_switches);
+  EXPECT_GT(r.estimate(Candidate::tree_layout_round_robin), r.estimate(Candidate::switches));
   ASSERT_FALSE(r.pattern_estimates.empty());
   EXPECT_EQ(r.pattern_estimates[0].first, "shift linear");
   RoutingOptions bisect_only;
@@ -209,8 +211,8 @@ TEST(TreeLayout, OnlyOnTrees) {
   const Fabric torus = testing::make_torus({4, 4}, 2);
   const RoutingResult r = route_psssp(torus, RoutingOptions{});
   EXPECT_EQ(r.tree_layout, RoutingResult::TreeLayout::off);
-  EXPECT_LT(r.estimate_tree_layout, 0.0);
-  EXPECT_LT(r.estimate_tree_layout_round_robin, 0.0);
+  EXPECT_LT(r.estimate(Candidate::tree_layout), 0.0);
+  EXPECT_LT(r.estimate(Candidate::tree_layout_round_robin), 0.0);
   RoutingOptions bisect_only;
   bisect_only.judge_patterns = false;
   // Hosts on the cores as well as on the leaves: two levels of switches
@@ -220,11 +222,11 @@ TEST(TreeLayout, OnlyOnTrees) {
   testing::assign_lids(dragonfly_plus);
   for (const Fabric* f : std::vector<const Fabric*>{&two, &hosts_on_cores, &dragonfly_plus}) {
     const RoutingResult judged = route_psssp(*f, RoutingOptions{});
-    EXPECT_GT(judged.estimate_tree_layout, 0.0);
-    EXPECT_LT(judged.estimate_tree_layout_round_robin, 0.0);
+    EXPECT_GT(judged.estimate(Candidate::tree_layout), 0.0);
+    EXPECT_LT(judged.estimate(Candidate::tree_layout_round_robin), 0.0);
     const RoutingResult plain = route_psssp(*f, bisect_only);
     EXPECT_EQ(plain.tree_layout, RoutingResult::TreeLayout::off);
-    EXPECT_LT(plain.estimate_tree_layout, 0.0);
+    EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
   }
 }
 

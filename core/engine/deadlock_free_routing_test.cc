@@ -5,10 +5,12 @@
 
 #include <string>
 
-#include "deadlock_check.h"
+#include "deadlock/deadlock_check.h"
 #include "topologies/test_topologies.h"
 
-namespace psssp::deadlock {
+namespace psssp::engine {
+
+using namespace deadlock;
 namespace {
 
 using testing::grid;
@@ -82,4 +84,4 @@ TEST(DeadlockFreeRouting, NamesEveryRoutingTriedWhenNoneFits) {
 }
 
 }  // namespace
-}  // namespace psssp::deadlock
+}  // namespace psssp::engine

@@ -5,13 +5,14 @@
 // are tried before giving up, cheapest first:
 //   1. the routing given (or route_psssp with the options);
 //   2. interleaved with ties to the lowest port, fast effort (dimension
-//      order where cables are numbered by dimension: a 3-D torus of 2048
-//      hosts needs 6 layers there against 25);
-//   3. full effort (endpoint affinity gathers each switch's routes: 5 on
-//      that torus).
+//      order where cables are numbered by dimension: tori need far fewer
+//      layers there);
+//   3. full effort (endpoint affinity gathers each switch's routes);
+// docs/benchmarks/deadlock-free.md has the layer counts.
 // Each try gives up as soon as it needs more than the allowed layers.
 //
-//   DeadlockFreeRouting r = route_deadlock_free(fabric, routing, {/*max_layers=*/8});
+//   engine::DeadlockFreeRouting r = engine::route_deadlock_free(fabric, routing,
+//   {/*max_layers=*/8});
 #pragma once
 
 #include <string>
@@ -20,7 +21,11 @@
 #include "fabric/fabric.h"
 #include "routing/psssp_routing.h"
 
-namespace psssp::deadlock {
+namespace psssp::engine {
+
+using deadlock::LayerAssignment;
+using deadlock::LayerError;
+using deadlock::LayerOptions;
 
 struct DeadlockFreeRouting {
   RoutingResult routing;
@@ -43,4 +48,4 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
 DeadlockFreeRouting route_deadlock_free(const Fabric& fabric, const RoutingOptions& options,
                                         const LayerOptions& layer_options);
 
-}  // namespace psssp::deadlock
+}  // namespace psssp::engine

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace psssp::deadlock {
+namespace psssp::engine {
 namespace {
 
 constexpr double kFullEffortStretch = 4.0;
@@ -46,7 +46,7 @@ std::optional<LayerAssignment> layers_if_they_fit(const Fabric& fabric,
                                                   const RoutingResult& routing,
                                                   const LayerOptions& options) {
   try {
-    return assign_layers(fabric, routing.lfts, options);
+    return deadlock::assign_layers(fabric, routing.lfts, options);
   } catch (const LayerError&) {
     return std::nullopt;
   }
@@ -80,7 +80,7 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
   LayerOptions count = layer_options;
   count.try_other_orders = false;
   try {
-    out.layers = assign_layers(fabric, out.routing.lfts, count);
+    out.layers = deadlock::assign_layers(fabric, out.routing.lfts, count);
   } catch (const LayerError& e) {
     std::string message = e.what();
     for (std::size_t i = 0; i < tries.size(); ++i)
@@ -96,4 +96,4 @@ DeadlockFreeRouting route_deadlock_free(const Fabric& fabric, const RoutingOptio
   return layer_or_reroute(fabric, route_psssp(fabric, options), options, layer_options);
 }
 
-}  // namespace psssp::deadlock
+}  // namespace psssp::engine
