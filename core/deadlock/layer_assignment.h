@@ -71,9 +71,9 @@ struct LayerOptions {
   // among routes of one length destination switch by destination switch
   // (in node order whatever the LIDs, each one's LIDs ascending), then
   // source switches; lid: destination LIDs ascending, then source switches.
-  // (Switch by switch needs fewer layers than LIDs ascending on 6 of 37
-  // fabrics and never more, the 32x32 torus 3 instead of 6; and it does not
-  // depend on how the subnet manager numbers LIDs: destination_groups.h.)
+  // (Switch by switch needs fewer layers than LIDs ascending on some
+  // fabrics and never more, docs/benchmarks/deadlock-free.md; and it does
+  // not depend on how the subnet manager numbers LIDs: destination_groups.h.)
   enum class Order { longest_first, shortest_first, lid } order = Order::longest_first;
   // When `order` needs more than max_layers, try the other orders before
   // giving up (each try costs one more first-fit pass).

@@ -179,9 +179,8 @@ std::vector<std::vector<std::uint8_t>> layer_decks(const std::vector<std::size_t
 // staggered. Each round is also turned by an amount drawn from (deck,
 // round): switches give their cables to destinations in a fixed rotation,
 // and a deal in plain turn (period m) gave all destinations behind one
-// cable the same layer whenever the periods share a factor (measured:
-// 0.32-0.35 of a 3-tree's cable routes in its busiest of 8 layers, where
-// 0.125 is possible).
+// cable the same layer whenever the periods share a factor (on a 3-tree
+// the busiest layer carried several times its even share).
 struct Deck {
   Deck(std::vector<std::uint8_t> layers, std::size_t k, std::size_t draws)
       : cards(std::move(layers)), turn(draws / cards.size() + 1) {

@@ -13,7 +13,7 @@
 // Entries naming a port GUID are moved to that port's LID range in the
 // fabric exactly as OpenSM's file engine does (remap_lid in osm_ucast_file.c).
 //
-// Large dumps (a 4096-host fat tree writes 220 MB) take a fast path: the file
+// Large dumps (hundreds of MB on a 4096-host fat tree) take a fast path: the file
 // is mapped rather than copied, well-formed entry lines are parsed in place
 // with the port GUID -> LID remap cached per LID, and the text is split at
 // table headers and parsed by several threads. Anything unusual goes through

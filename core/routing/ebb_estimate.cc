@@ -13,9 +13,9 @@ namespace {
 // after its source's own cable depends only on the source's switch and the
 // destination, and that cable carries one flow at most (every host is in one
 // flow), so it cannot be a flow's bottleneck.
-// With few runs on a large fabric (fast effort's estimate: 50 runs of 32768
-// hosts) a path is rarely needed twice and the table (8 bytes per switch
-// and host: 670 MB on a 32-ary 3-tree) would cost more than it saves; then
+// With few runs on a large fabric (fast effort's estimate) a path is rarely
+// needed twice and the table (8 bytes per switch and host) would cost more
+// than it saves; then
 // every path is traced when needed, into one run's channels.
 class PathCache {
  public:

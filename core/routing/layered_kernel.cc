@@ -4,10 +4,10 @@
 // edges into the previous layer, all of which are final already. O(E) per
 // destination and no heap, against O(E log V) for Dijkstra on the same DAG.
 // The graph itself stays Boost.Graph (CSR, BFS in hop_layers.cc); this
-// hand-written kernel stays because it is 3-4x faster than Boost's Dijkstra
-// on the same DAG with identical tables (bench_route speed, 16-ary 3-tree:
-// 0.42 s against 1.48 s CPU; 12-ary: 0.085 s against 0.25 s). The Boost
-// kernel stays as the reference and behind RoutingOptions::boost_kernel.
+// hand-written kernel stays because it is several times faster than Boost's
+// Dijkstra on the same DAG with identical tables (bench_route speed;
+// docs/benchmarks/scale.md). The Boost kernel stays as the reference and
+// behind RoutingOptions::boost_kernel.
 //
 // Hot path (psssp-route.md, "Speed"): each root's DAG lists are kept in
 // path-rank order, so ties are resolved by a scan, not a sort per vertex.

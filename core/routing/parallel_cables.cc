@@ -74,7 +74,7 @@ class Aligner {
         // one level higher), where the flows up to v are the flows down
         // from it (the cable back down mirrors the one up, as OpenSM's
         // ftree routes). Elsewhere (HyperX, director line chips) aligning
-        // lost 0.02-0.15%.
+        // lost eBB.
         const Vertex w = g_.target[f];
         const bool into_lid = w == d.vertex && relay_[u] != stamp_;
         const bool at_top = level_[u] != 0 && level_[u] != kNoLevel && level_[w] == level_[u] &&

@@ -100,7 +100,7 @@ class Router {
   double add_tree(const Destination& d, int sign);
 
   // Speculative batches wider than this rarely survive whole, and every
-  // slot keeps its own copy of the loads (6 MB on a 32-ary 3-tree).
+  // slot keeps its own copy of the loads.
   static constexpr unsigned kMaxTeam = 8;
 
   // Pauses a shortcut that keeps failing: after each failure it is skipped

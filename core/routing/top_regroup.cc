@@ -99,7 +99,7 @@ class Regrouper {
 
   // Whether the moves leave some cable busier than the busiest before (plus
   // max(1, 1%)). Allowing a bundle's busiest 1.25x an even share, as the
-  // alignment does, lost 1-5% on three other three-level trees.
+  // alignment does, lost eBB on other three-level trees (psssp-route.md).
   bool overloads(const std::vector<double>& routes, const std::vector<double>& delta) const {
     double before = 0.0, after = 0.0;
     for (EdgeId e = 0; e < g_.edge_count(); ++e) {
@@ -126,9 +126,9 @@ class Regrouper {
   LidTree tree_;
   std::vector<Vertex> up_;
   std::vector<Vertex> tops_;  // the cores carrying the LID's routes
-  // Per (core, w): the next turn. Starting every pair at the same turn
-  // measured best (starting each pair of a core one turn later lost 0.5% on
-  // a tree with 4 cables per pair).
+  // Per (core, w): the next turn. Every pair starts at the same turn:
+  // starting each pair of a core one turn later lost eBB on a tree with
+  // several cables per pair (psssp-route.md).
   std::unordered_map<std::uint64_t, std::uint32_t> turns_;
 };
 

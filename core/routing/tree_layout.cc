@@ -177,8 +177,7 @@ class Layout {
   // w's place among the core's switches one level down, in port order: the
   // core's bundles start their turns that many cables on, so that the
   // cable each bundle deals once more than the others differs between them
-  // (measured: -0.08% against ftree without it on a 3-cable tree, +0.00%
-  // with it).
+  // (without it a 3-cable tree fell behind ftree; psssp-route.md).
   std::uint32_t position_below(Vertex core, Vertex w) {
     neighbours_at_level(g_, level_, core, level_[core] - 1, below_);
     return static_cast<std::uint32_t>(std::find(below_.begin(), below_.end(), w) - below_.begin());
