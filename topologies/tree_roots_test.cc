@@ -34,6 +34,18 @@ TEST(TreeRoots, HostsOnSpinesDoNotMakeThemLeaves) {
   EXPECT_EQ(fat_tree_roots(build_fabric(three)), spec_roots(three));
 }
 
+// A grown tree: leaves with fewer hosts than uplinks are leaves still, and
+// the spines that hold a few hosts are not.
+TEST(TreeRoots, GrownTreesAgreeWithTheGenerator) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    GrownTreeParams params;
+    params.seed = seed;
+    const TopologySpec spec = grown_tree(params);
+    ASSERT_FALSE(spec.roots.empty());
+    EXPECT_EQ(fat_tree_roots(build_fabric(spec)), spec_roots(spec)) << "seed " << seed;
+  }
+}
+
 TEST(TreeRoots, MissingCablesKeepTheRoots) {
   const TopologySpec spec = kary_ntree(4, 3, 4);
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {

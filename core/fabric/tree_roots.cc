@@ -22,14 +22,40 @@ PortCounts count_ports(const Fabric& fabric, const Node& sw) {
   return c;
 }
 
+// The leaves: switches with at least as many hosts as switch cables, and
+// also a switch with fewer (a leaf of a grown tree with many uplinks) when
+// no switch cable leads to such a leaf and it has at least half the hosts
+// of the smallest of them. Not the spines of a grown tree that hold a few
+// hosts (their cables lead to leaves), nor cores with a host or two.
+// Without any switch of as many hosts as switch cables, every switch with
+// hosts.
 std::vector<NodeId> leaves(const Fabric& fabric) {
-  std::vector<NodeId> mostly_hosts, any_host;
+  std::vector<NodeId> any_host;
+  std::vector<bool> mostly_hosts(fabric.node_count(), false);
+  unsigned fewest = 0;  // hosts on the smallest such leaf
   for (NodeId id : fabric.switches()) {
     const PortCounts c = count_ports(fabric, fabric.node(id));
-    if (c.hosts && c.hosts >= c.switches) mostly_hosts.push_back(id);
-    if (c.hosts) any_host.push_back(id);
+    if (!c.hosts) continue;
+    any_host.push_back(id);
+    if (c.hosts < c.switches) continue;
+    mostly_hosts[id] = true;
+    fewest = fewest ? std::min(fewest, c.hosts) : c.hosts;
   }
-  return mostly_hosts.empty() ? any_host : mostly_hosts;
+  if (!fewest) return any_host;
+  const auto next_to_leaf = [&](NodeId id) {
+    const Node& sw = fabric.node(id);
+    for (PortNum p = 1; p <= sw.num_ports(); ++p) {
+      const Port& port = sw.ports[p];
+      if (port.connected() && mostly_hosts[port.remote.node]) return true;
+    }
+    return false;
+  };
+  std::vector<NodeId> out;
+  for (NodeId id : any_host)
+    if (mostly_hosts[id] ||
+        (2 * count_ports(fabric, fabric.node(id)).hosts >= fewest && !next_to_leaf(id)))
+      out.push_back(id);
+  return out;
 }
 
 }  // namespace
