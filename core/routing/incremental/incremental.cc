@@ -13,6 +13,26 @@ namespace psssp {
 namespace routing {
 
 bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
+  prepare();
+  std::vector<bool> routed_lid;
+  const std::uint64_t entries = count_entries(routed_lid);
+  if (!load_sums_fit(reason)) return false;
+  std::vector<std::vector<std::uint64_t>> packed;
+  const std::uint64_t failure_points = check_all(packed);
+  clear_unrouted_lids(routed_lid);
+  if (!few_enough_failures(entries, failure_points, reason)) return false;
+  // The delivering routes' loads are in place before any repair chooses a
+  // path.
+  add_intact_loads(packed);
+  repair_broken();
+  std::uint64_t restored = 0, repaired = 0;
+  count_changes(restored, repaired);
+  const std::size_t moved = improve(rebalance_budget(failure_points, repaired), failure_points);
+  fill_result(result, entries, restored, repaired, moved);
+  return true;
+}
+
+void IncrementalRouter::prepare() {
   find_components();
   columns_from_tables(previous_, graph_.view, columns_, threads_);
   broken_.assign(problem_.destinations.size(), 0);
@@ -26,34 +46,43 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
       if (reference_->has_switch(graph_.view.node_of_vertex[v]))
         reference_rows_[v] = reference_->row(graph_.view.node_of_vertex[v]);
   find_differences();
+}
 
-  const unsigned threads = threads_;
-  const auto& dests = problem_.destinations;
-  std::uint64_t entries = 0, to_repair = 0, failure_points = 0;
-  std::vector<bool> routed_lid(static_cast<std::size_t>(fabric_.max_lid()) + 1, false);
-  for (const Destination& d : dests)
+std::uint64_t IncrementalRouter::count_entries(std::vector<bool>& routed_lid) const {
+  std::uint64_t entries = 0;
+  routed_lid.assign(static_cast<std::size_t>(fabric_.max_lid()) + 1, false);
+  for (const Destination& d : problem_.destinations)
     if (d.vertex != kNoVertexId) {
       routed_lid[d.lid] = true;
       entries += component_size_[component_[d.vertex]];
     }
-  {
-    // The packed sums of the check pass (kPackedShift) hold whatever can be
-    // routed with InfiniBand's LIDs; beyond that, full routing.
-    double sources = 0.0, loaded = 0.0;
-    for (const std::uint32_t s : problem_.sources_at) sources += s;
-    for (const Destination& d : dests) loaded += d.loads;
-    if (sources * loaded >= static_cast<double>(kPackedRoutes) ||
-        loaded >= static_cast<double>(std::uint64_t{1} << (64 - kPackedShift))) {
-      reason = "too many sources and destinations for the incremental load sums";
-      return false;
-    }
+  return entries;
+}
+
+bool IncrementalRouter::load_sums_fit(std::string& reason) const {
+  // The packed sums of the check pass (kPackedShift) hold whatever can be
+  // routed with InfiniBand's LIDs; beyond that, full routing.
+  double sources = 0.0, loaded = 0.0;
+  for (const std::uint32_t s : problem_.sources_at) sources += s;
+  for (const Destination& d : problem_.destinations) loaded += d.loads;
+  if (sources * loaded >= static_cast<double>(kPackedRoutes) ||
+      loaded >= static_cast<double>(std::uint64_t{1} << (64 - kPackedShift))) {
+    reason = "too many sources and destinations for the incremental load sums";
+    return false;
   }
+  return true;
+}
+
+std::uint64_t IncrementalRouter::check_all(std::vector<std::vector<std::uint64_t>>& packed) {
   // Each destination writes only its own column, counts and copy; the
   // routes whose paths deliver are summed per thread in the same pass,
   // while the column is in cache.
+  const unsigned threads = threads_;
+  const auto& dests = problem_.destinations;
   const std::size_t edges = graph_.edge_count(), n = graph_.vertex_count;
-  std::vector<std::vector<std::uint64_t>> packed(threads), sub(threads);
+  std::vector<std::vector<std::uint64_t>> sub(threads);
   std::vector<DeliveryWalk> walks(threads);
+  packed.assign(threads, {});
   parallel::parallel_for(dests.size(), threads, [&](std::size_t i, unsigned t) {
     const Destination& d = dests[i];
     if (d.vertex == kNoVertexId) return;
@@ -70,13 +99,19 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     }
     walks[t].clear();
   });
-  for (std::size_t i = 0; i < dests.size(); ++i) {
-    to_repair += broken_[i];
-    failure_points += failures_[i];
-  }
+  std::uint64_t failure_points = 0;
+  for (std::size_t i = 0; i < dests.size(); ++i) failure_points += failures_[i];
+  return failure_points;
+}
+
+void IncrementalRouter::clear_unrouted_lids(const std::vector<bool>& routed_lid) {
   // LIDs nobody can route to (unroutable ports, unused LIDs): no entries.
   for (std::size_t lid = 0; lid < routed_lid.size(); ++lid)
     if (!routed_lid[lid]) std::fill_n(column(static_cast<Lid>(lid)), graph_.vertex_count, kNoPath);
+}
+
+bool IncrementalRouter::few_enough_failures(std::uint64_t entries, std::uint64_t failure_points,
+                                            std::string& reason) const {
   if (entries == 0) {
     reason = "nothing to route";
     return false;
@@ -95,20 +130,24 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     reason = text;
     return false;
   }
+  return true;
+}
 
-  // The delivering routes' loads are in place before any repair chooses a
-  // path; then each destination with broken entries in routing order: its
-  // delivering part out of the loads, repaired, its whole tree in.
-  {
-    std::vector<double> routes(edges, 0.0), counts(edges, 0.0);
-    for (unsigned t = 0; t < threads; ++t)
-      for (std::size_t e = 0; e < packed[t].size(); ++e) {
-        routes[e] += static_cast<double>(packed[t][e] & kPackedRoutes);
-        counts[e] += static_cast<double>(packed[t][e] >> kPackedShift);
-      }
-    loads_.add_totals(routes, counts);
-  }
-  for (const Destination& d : dests) {
+void IncrementalRouter::add_intact_loads(const std::vector<std::vector<std::uint64_t>>& packed) {
+  const std::size_t edges = graph_.edge_count();
+  std::vector<double> routes(edges, 0.0), counts(edges, 0.0);
+  for (const std::vector<std::uint64_t>& p : packed)
+    for (std::size_t e = 0; e < p.size(); ++e) {
+      routes[e] += static_cast<double>(p[e] & kPackedRoutes);
+      counts[e] += static_cast<double>(p[e] >> kPackedShift);
+    }
+  loads_.add_totals(routes, counts);
+}
+
+void IncrementalRouter::repair_broken() {
+  // Each destination with broken entries in routing order: its delivering
+  // part out of the loads, repaired, its whole tree in.
+  for (const Destination& d : problem_.destinations) {
     if (d.vertex == kNoVertexId || broken_[index_of(d)] == 0) continue;
     const std::uint32_t at_root = root_sources(d);
     walk_.run(graph_, column(d.lid), d.vertex, component_);
@@ -118,12 +157,13 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     if (d.loads) loads_.apply_tree(tree_, d, problem_.sources_at.data(), at_root, +1);
     walk_.clear();
   }
+}
 
+void IncrementalRouter::count_changes(std::uint64_t& restored, std::uint64_t& repaired) const {
   // Entries that differ from the previous tables: back to the reference, or
   // set right (the destination switches' own entries, kNoPath where the
   // LID became unreachable, the repairs).
-  std::uint64_t restored = 0, repaired = 0;
-  for (const Destination& d : dests) {
+  for (const Destination& d : problem_.destinations) {
     const std::vector<PortNum>& b = before_[index_of(d)];
     if (b.empty()) continue;
     const PortNum* col = column(d.lid);
@@ -135,7 +175,10 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
         ++repaired;
     }
   }
+}
 
+std::size_t IncrementalRouter::rebalance_budget(std::uint64_t failure_points,
+                                                std::uint64_t repaired) const {
   std::size_t budget = 0;
   if (incremental_.rebalance > 0) budget = static_cast<std::size_t>(incremental_.rebalance);
   if (incremental_.rebalance < 0 && failure_points > 0) {
@@ -151,6 +194,10 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     budget = std::max<std::size_t>(static_cast<std::size_t>(repaired),
                                    static_cast<std::size_t>(2.0 * mean));
   }
+  return budget;
+}
+
+std::size_t IncrementalRouter::improve(std::size_t budget, std::uint64_t failure_points) {
   std::size_t moved = 0;
   if (failure_points > 0) {
     moved += shortcuts(budget);
@@ -160,7 +207,12 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
     if (moved < budget) moved += straighten(budget - moved);
   }
   if (moved < budget) moved += rebalance(budget - moved);
+  return moved;
+}
 
+void IncrementalRouter::fill_result(RoutingResult& result, std::uint64_t entries,
+                                    std::uint64_t restored, std::uint64_t repaired,
+                                    std::size_t moved) const {
   result.lfts = tables_from_columns(fabric_, graph_.view, columns_, threads_);
   result.channel_load.assign(fabric_.channel_count(), 0.0);
   for (EdgeId e = 0; e < graph_.edge_count(); ++e)
@@ -175,7 +227,6 @@ bool IncrementalRouter::run(RoutingResult& result, std::string& reason) {
   inc.restored = restored;
   inc.repaired = repaired;
   inc.kept = entries > changed ? entries - changed : 0;
-  return true;
 }
 }  // namespace routing
 

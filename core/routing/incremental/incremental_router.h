@@ -112,6 +112,35 @@ class IncrementalRouter {
       b.assign(col, col + graph_.vertex_count);
     }
   }
+  // run()'s phases, in order (incremental.cc).
+  // The previous tables as columns, the per-destination state, the reference.
+  void prepare();
+  // Entries the tables must hold (per destination, its component's
+  // switches); marks the LIDs some destination routes to.
+  std::uint64_t count_entries(std::vector<bool>& routed_lid) const;
+  // False (with `reason`) when the check pass's packed sums could overflow.
+  bool load_sums_fit(std::string& reason) const;
+  // Checks every destination's column (broken_, failures_), summing the
+  // delivering routes per thread into `packed`; returns the failure points.
+  std::uint64_t check_all(std::vector<std::vector<std::uint64_t>>& packed);
+  void clear_unrouted_lids(const std::vector<bool>& routed_lid);
+  // False (with `reason`) when nothing is routed or too many entries lost
+  // their hop (incremental_.full_above).
+  bool few_enough_failures(std::uint64_t entries, std::uint64_t failure_points,
+                           std::string& reason) const;
+  void add_intact_loads(const std::vector<std::vector<std::uint64_t>>& packed);
+  // Repairs every destination with broken entries, keeping loads_ current.
+  void repair_broken();
+  // Changed entries: back to the reference's (`restored`) or set anew.
+  void count_changes(std::uint64_t& restored, std::uint64_t& repaired) const;
+  // Entries the shortcuts, straightening and rebalancing may move.
+  std::size_t rebalance_budget(std::uint64_t failure_points, std::uint64_t repaired) const;
+  // Shortcuts and straightening after a fault, then rebalancing; returns the
+  // entries moved.
+  std::size_t improve(std::size_t budget, std::uint64_t failure_points);
+  void fill_result(RoutingResult& result, std::uint64_t entries, std::uint64_t restored,
+                   std::uint64_t repaired, std::size_t moved) const;
+
   void find_components();
   void find_differences();
   // Hops from u to d's root over the column; kNone without a path or when it
