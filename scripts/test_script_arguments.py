@@ -15,7 +15,7 @@ from psssp_tools import ROOT, binary, generate
 
 SCRIPTS = os.path.join(ROOT, "scripts")
 MODULES = ["cable_loads.py", "check_report.py", "ibsim_session.py", "opensm_engines.py",
-           "opensm_log.py", "path_sls.py", "psssp_tools.py", "report_page.py",
+           "ibdmchk.py", "opensm_log.py", "path_sls.py", "psssp_tools.py", "report_page.py",
            "report_plots.py"]
 
 

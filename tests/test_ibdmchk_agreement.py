@@ -7,13 +7,13 @@ ibdmchk, all routes against ibdmchk -a. Both tools judge the LFTs with every
 route on SL 0 (no path-SL or SL-to-VL files)."""
 
 import json
-import os
-import subprocess
 
 import pytest
 
+import ibdmchk
 from ibsim_session import IbsimFabric
 from opensm_engines import ALL_ENGINES
+from opensm_log import parse_log
 from psssp_tools import binary, generate, plugin_env, psssp_conf, run
 
 FABRICS = {
@@ -23,35 +23,10 @@ FABRICS = {
                          "--fail", 0.3, "--seed", 3),
 }
 
-def ibdmchk_verdict(workdir, subnet, fdbs, everything, extra=()):
-    """"loops", "none" or "unrouted" (ibdmchk could not trace every path, so
-    it built no dependency graph) from ibdmchk's output. Debian's ibdmchk
-    (ibutils 1.5.7) segfaults right after printing its verdict (exit 139):
-    the verdict is read from the output whatever the exit status."""
-    mcfdbs = os.path.join(workdir, "empty.mcfdbs")  # no multicast routes
-    open(mcfdbs, "w").close()
-    proc = subprocess.run(["ibdmchk", "-s", subnet, "-f", fdbs, "-m", mcfdbs] +
-                          (["-a"] if everything else []) + list(extra),
-                          capture_output=True, text=True, errors="replace", cwd=workdir,
-                          timeout=120)
-    out = proc.stdout
-    if "-I- no credit loops found" in out:
-        return "none"
-    if "-E- credit loops in routing" in out:
-        return "loops"
-    # It checks the paths' connectivity first and stops at a failed one, or
-    # leaves the graph unbuilt when a path it traces for it fails.
-    if ("-E- Some Point to Point Traversals Failed." in out or
-            "-E- Fail to build dependency graphs." in out):
-        return "unrouted"
-    raise AssertionError("no ibdmchk verdict (exit %d):\n%s" % (proc.returncode, out[-3000:]))
-
-
-def psssp_sim_verdict(scope):
-    """The same three-way verdict from one scope of check --json's deadlock."""
-    if scope["unrouted"] + scope["broken"] + scope["loops"]:
-        return "unrouted"
-    return "none" if scope["deadlock_free"] else "loops"
+def ibdmchk_verdict(workdir, subnet, fdbs, everything, path_sl=None, sl2vl=None):
+    """ibdmchk's verdict, read by scripts/ibdmchk.py whatever ibdmchk's exit
+    status (Debian's segfaults right after printing it)."""
+    return ibdmchk.run(workdir, subnet, fdbs, everything, path_sl, sl2vl).verdict
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +56,7 @@ def test_ibdmchk_agrees_per_engine_and_scope(runs):
         assert proc.returncode in (0, 1), proc.stderr
         loops = json.loads(proc.stdout)["deadlock"]
         for scope, everything in (("hosts", False), ("all", True)):
-            ours = psssp_sim_verdict(loops[scope])
+            ours = ibdmchk.sim_verdict(loops[scope])
             theirs = ibdmchk_verdict(workdir, subnet, fdbs, everything)
             table.append("%-16s %-10s %-5s psssp-sim %-8s ibdmchk %s" % (
                 name, engine, scope, ours, theirs))
@@ -104,10 +79,10 @@ def test_ibdmchk_accepts_psssp_layer_files(tmp_path):
     proc = run([binary("psssp-sim"), "route", subnet, "--vls", 8, "-o", tmp_path / "t.lfts",
                 "--layers-out", tmp_path / "t.layers", "--ibdmchk-out", prefix, "--json"])
     assert json.loads(proc.stdout)["layers"]["needed"] >= 2
-    files = ["-c", prefix + "path-sl.ibdmchk", "-d", prefix + "sl2vl.ibdmchk"]
+    files = (prefix + "path-sl.ibdmchk", prefix + "sl2vl.ibdmchk")
     fdbs = prefix + "fdbs.ibdmchk"
     for everything in (False, True):
-        assert ibdmchk_verdict(str(tmp_path), subnet, fdbs, everything, files) == "none"
+        assert ibdmchk_verdict(str(tmp_path), subnet, fdbs, everything, *files) == "none"
     assert ibdmchk_verdict(str(tmp_path), subnet, fdbs, False) == "loops"
     # psssp-sim reads the same .fdbs and agrees, in both scopes.
     loops = json.loads(run([binary("psssp-sim"), "check", subnet, "--routes", fdbs, "--deadlock",
@@ -127,9 +102,37 @@ def test_plugin_writes_ibdmchk_files(tmp_path):
         osm = fabric.run_opensm(["-Q"], conf=psssp_conf("vls=8"), env_extra=plugin_env())
     assert "psssp: for ibdmchk -c and -d: " in osm.log, osm.log[-3000:]
     subnet, fdbs = osm.dump("opensm-subnet.lst"), osm.dump("opensm.fdbs")
-    path_sl = ["-c", osm.dump("psssp-path-sl.ibdmchk")]
+    path_sl = osm.dump("psssp-path-sl.ibdmchk")
     for sl2vl in (osm.dump("psssp-sl2vl.ibdmchk"), osm.dump("opensm-sl2vl.dump")):
         for everything in (False, True):
-            assert ibdmchk_verdict(osm.workdir, subnet, fdbs, everything,
-                                   path_sl + ["-d", sl2vl]) == "none", (sl2vl, everything)
+            assert ibdmchk_verdict(osm.workdir, subnet, fdbs, everything, path_sl,
+                                   sl2vl) == "none", (sl2vl, everything)
     assert ibdmchk_verdict(osm.workdir, subnet, fdbs, False) == "loops"
+
+
+def test_ibdmchk_accepts_psssp_vls8_where_dfsssp_needs_9(tmp_path):
+    """A 3-D torus (5x5x5, one host per switch) on which dfsssp needs more
+    than the 8 VLs ibsim's ports have (it says 9 and gives up, ERR AD25):
+    psssp with vls=8 routes it, and ibdmchk, given the plugin's path SLs and
+    SL-to-VL maps (its own or OpenSM's programmed ones), finds no credit
+    loop, host to host or with -a; the same routes on SL 0 loop."""
+    net = generate("torus", str(tmp_path / "f.net"), "--dims", "5x5x5")
+    with IbsimFabric(net, tmp_path) as fabric:
+        dfsssp = fabric.run_opensm(["-R", "dfsssp", "-Q"])
+        osm = fabric.run_opensm(["-Q"], conf=psssp_conf("vls=8"), env_extra=plugin_env())
+    assert parse_log(dfsssp.log).dfsssp_vls_needed == 9, dfsssp.log[-3000:]
+    assert "ERR AD25: Not enough VLs available (avail=8, needed=9)" in dfsssp.log
+    log = parse_log(osm.log)
+    assert log.engine == "psssp" and 2 <= log.psssp.layers_needed <= 8, osm.log[-3000:]
+    subnet, fdbs = osm.dump("opensm-subnet.lst"), osm.dump("opensm.fdbs")
+    path_sl = osm.dump("psssp-path-sl.ibdmchk")
+    for sl2vl in (osm.dump("psssp-sl2vl.ibdmchk"), osm.dump("opensm-sl2vl.dump")):
+        for everything in (False, True):
+            res = ibdmchk.run(osm.workdir, subnet, fdbs, everything, path_sl, sl2vl)
+            assert res.verdict == ibdmchk.NONE, (sl2vl, everything, res.output[-3000:])
+            assert "-I- no credit loops found" in res.output
+            assert res.vls <= 8
+    assert ibdmchk_verdict(osm.workdir, subnet, fdbs, False) == ibdmchk.LOOPS
+    print("5x5x5 torus: dfsssp needs %d VLs; psssp vls=8 needs %d layers; ibdmchk: "
+          "no credit loops" % (parse_log(dfsssp.log).dfsssp_vls_needed,
+                               log.psssp.layers_needed))
