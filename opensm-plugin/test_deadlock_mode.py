@@ -66,12 +66,14 @@ def test_torus_plain_has_credit_loop_layers_remove_it(tmp_path):
         assert offline_proof.returncode == 0 and ": none;" in offline_proof.stdout
 
 
-def test_tree_needs_one_layer(tmp_path):
+def test_tree_layers_cover_the_switches_own_routes(tmp_path):
+    # Host routes need one layer on a tree, the switches' own routes one more.
     net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)
     with IbsimFabric(net, tmp_path) as fabric:
         osm, topo, fts = _route(fabric, tmp_path, "vls=4", ["-Q"])
         assert CONFIGURED in osm.log
-        assert "routes need 1 virtual layers" in osm.log
+        assert "routes need 2 virtual layers" in osm.log, osm.log[-3000:]
+        assert "not layered" not in osm.log
 
 
 def test_routes_again_when_the_layers_run_out(tmp_path):

@@ -209,8 +209,8 @@ void define_options(CLI::App& cmd, CheckOptions& o) {
   cmd.add_option_function<std::string>(
          "--deadlock-scope",
          [&o](const std::string& v) { o.deadlock_inputs.hosts_scope = v == "hosts"; },
-         "which credit-loop verdict sets the exit status: hosts (host-to-host\n"
-         "routes; the default) or all (switch LIDs too). Both are reported")
+         "which credit-loop verdict sets the exit status: all (switch LIDs\n"
+         "too; the default) or hosts (host-to-host routes). Both are reported")
       ->check(CLI::IsMember({"hosts", "all"}))
       ->type_name("hosts|all")
       ->needs(deadlock);

@@ -153,7 +153,7 @@ def test_deadlock_scopes_reported(captures):
     text = run([SIM, "check", lst, "--routes", lfts, "--deadlock"], check=False).stdout
     assert "  host-to-host routes: CYCLE" in text, text
     assert "  all routes (switch LIDs included): CYCLE" in text, text
-    assert "verdict (exit status) from host-to-host routes (--deadlock-scope hosts)" in text
+    assert "verdict (exit status) from all routes (--deadlock-scope all)" in text
     for scope in ("hosts", "all"):
         proc = run([SIM, "check", lst, "--routes", lfts, "--deadlock", "--json",
                     "--deadlock-scope", scope], check=False)

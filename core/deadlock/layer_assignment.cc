@@ -48,7 +48,8 @@ class LayerPlanner {
       : options_(options),
         g_(fabric),
         tracer_(fabric, lfts),
-        sources_(source_switches(fabric)),
+        sources_(source_switches(fabric,
+                                 options.switch_sources ? Sources::every_switch : Sources::hosts)),
         dests_(destination_lids(fabric)),
         ns_(sources_.size()),
         paths_(ns_, dests_.size()),
@@ -115,6 +116,7 @@ class LayerPlanner {
     result.spread_seconds = since(phase);
     result.routes_per_layer = load;
     result.paths = ns_ * dests_.size();
+    result.switch_sources = options_.switch_sources;
     result.layers_used = 0;
     for (unsigned l = 0; l < n; ++l)
       if (load[l] != 0) result.layers_used = l + 1;

@@ -85,6 +85,11 @@ struct LayerOptions {
   // Threads for the survey of all routes (0: one per core); the tables do
   // not depend on it.
   unsigned threads = 0;
+  // Also the routes from switches without hosts (their own LIDs' traffic,
+  // on data VLs too), so that every route is layered (check's scope all);
+  // off: the routes from switches with hosts only, which on trees keeps one
+  // layer enough (switch-to-switch routes there may turn down, then up).
+  bool switch_sources = true;
 };
 
 struct LayerAssignment {
@@ -94,6 +99,7 @@ struct LayerAssignment {
   unsigned layers_used = 1;                                        // after balancing
   std::vector<std::size_t> routes_per_layer;  // (source LID, destination LID) pairs
   std::size_t paths = 0;                      // (source switch, destination LID) pairs
+  bool switch_sources = false;                // LayerOptions::switch_sources was on
   std::size_t work_bytes = 0;                 // peak memory of the assignment's own tables
   double seconds = 0.0;
   // Where `seconds` went (wall time): set-up (the slot numbering, the

@@ -28,16 +28,21 @@ using testing::grid;
 using testing::min_hop_lfts;
 using testing::ring;
 
+// The routes from switches with hosts: the tests of first fit and spreading
+// below count on what host routes need (one layer on a tree); the routes
+// from the other switches have tests of their own (SwitchSources*).
 LayerOptions first_fit(unsigned max_layers) {
   LayerOptions o;
   o.max_layers = max_layers;
   o.balance = false;
+  o.switch_sources = false;
   return o;
 }
 
 LayerOptions spread_over(unsigned max_layers) {
   LayerOptions o;
   o.max_layers = max_layers;
+  o.switch_sources = false;
   return o;
 }
 
@@ -89,6 +94,27 @@ TEST(LayerAssignment, TreesNeedOneLayer) {
   }
   const Fabric line = grid({6}, false, 2);
   EXPECT_EQ(assign_layers(line, min_hop_lfts(line), first_fit(1)).layers_needed, 1u);
+}
+
+void expect_routes_per_layer_as_in_table(const Fabric& f, const LayerAssignment& a);
+
+// With the routes from switches without hosts (the default), every route is
+// layered: a tree's switch-to-switch routes that turn down, then up, take a
+// second layer, and check's scope all finds no loop.
+TEST(LayerAssignment, SwitchSourcesLayerEveryRoute) {
+  const Fabric f = fat_tree(8, 4, 3);
+  const ForwardingTables lfts = min_hop_lfts(f);
+  const LayerAssignment hosts = assign_layers(f, lfts, first_fit(8));
+  EXPECT_FALSE(hosts.switch_sources);
+  EXPECT_FALSE(check_deadlock(f, lfts, hosts.table, Sl2VlTables(), RouteScope::all).deadlock_free);
+  LayerOptions o = first_fit(8);
+  o.switch_sources = true;
+  const LayerAssignment all = assign_layers(f, lfts, o);
+  EXPECT_TRUE(all.switch_sources);
+  EXPECT_GT(all.paths, hosts.paths);
+  EXPECT_TRUE(check_deadlock(f, lfts, all.table, Sl2VlTables(), RouteScope::all).deadlock_free);
+  expect_routes_per_layer_as_in_table(f, all);
+  EXPECT_TRUE(LayerOptions{}.switch_sources);
 }
 
 TEST(LayerAssignment, TooFewLayersNamesBothNumbers) {
@@ -189,7 +215,8 @@ TEST(LayerAssignment, TorusLayersAreDeadlockFree) {
 // (one per source LID behind it) to every destination LID, by their layer.
 void expect_routes_per_layer_as_in_table(const Fabric& f, const LayerAssignment& a) {
   std::vector<std::size_t> want(a.routes_per_layer.size(), 0);
-  for (const SourceSwitch& s : source_switches(f))
+  for (const SourceSwitch& s :
+       source_switches(f, a.switch_sources ? Sources::every_switch : Sources::hosts))
     for (const Lid dlid : destination_lids(f)) {
       const std::uint8_t layer = a.table.get(s.node, dlid);
       ASSERT_LT(layer, want.size());
@@ -217,8 +244,7 @@ TEST(LayerAssignment, RoutesPerLayerAreTheTables) {
 TEST(LayerAssignment, BalancingSpreadsAndStaysDeadlockFree) {
   const Fabric f = grid({4, 4}, true, 2);
   const ForwardingTables lfts = min_hop_lfts(f);
-  LayerOptions o;
-  o.max_layers = 6;
+  const LayerOptions o = spread_over(6);
   const LayerAssignment a = assign_layers(f, lfts, o);
   EXPECT_EQ(a.layers_used, 6u);
   ASSERT_EQ(a.routes_per_layer.size(), 6u);

@@ -3,7 +3,7 @@
 
 namespace psssp::deadlock {
 
-std::vector<SourceSwitch> source_switches(const Fabric& fabric) {
+std::vector<SourceSwitch> source_switches(const Fabric& fabric, Sources which) {
   std::vector<std::int64_t> index(fabric.node_count(), -1);
   std::vector<SourceSwitch> out;
   for (NodeId sw : fabric.switches()) {
@@ -17,8 +17,12 @@ std::vector<SourceSwitch> source_switches(const Fabric& fabric) {
         SourcePort{port.remote.port, port.lid, port.lid_count()});
   }
   std::vector<SourceSwitch> sources;
-  for (SourceSwitch& s : out)
+  for (SourceSwitch& s : out) {
+    const Port& own = fabric.node(s.node).ports[0];
+    if (s.ports.empty() && which == Sources::every_switch && own.lid != 0)
+      s.ports.push_back(SourcePort{0, own.lid, own.lid_count()});
     if (!s.ports.empty()) sources.push_back(std::move(s));
+  }
   return sources;
 }
 

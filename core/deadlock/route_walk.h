@@ -33,8 +33,14 @@ struct SourceSwitch {
   }
 };
 
-// Switches with at least one source host port, in fabric switch order.
-std::vector<SourceSwitch> source_switches(const Fabric& fabric);
+// Which switches send routes: those with at least one source host port, or
+// also every other switch with a LID of its own (port 0, as one source
+// port on in_port 0), whose own traffic (SA queries, counters) takes data
+// VLs too.
+enum class Sources { hosts, every_switch };
+
+// The switches that send routes, in fabric switch order.
+std::vector<SourceSwitch> source_switches(const Fabric& fabric, Sources which = Sources::hosts);
 
 // Destination LIDs: every LID some port owns (switch LIDs, host LIDs and
 // their LMC ranges), ascending.

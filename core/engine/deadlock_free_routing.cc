@@ -2,8 +2,11 @@
 #include "deadlock_free_routing.h"
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "deadlock/route_walk.h"
 
 namespace psssp::engine {
 namespace {
@@ -41,15 +44,30 @@ std::vector<Retry> retries(const RoutingResult& first, const RoutingOptions& opt
   return out;
 }
 
-// The layers of `routing` when they fit, else nothing.
+// The layers of `routing` when they fit, else nothing: of every route if
+// they fit, else of the routes from switches with hosts.
 std::optional<LayerAssignment> layers_if_they_fit(const Fabric& fabric,
                                                   const RoutingResult& routing,
                                                   const LayerOptions& options) {
-  try {
-    return deadlock::assign_layers(fabric, routing.lfts, options);
-  } catch (const LayerError&) {
-    return std::nullopt;
+  LayerOptions hosts_only = options;
+  hosts_only.switch_sources = false;
+  for (const LayerOptions* o : {&options, static_cast<const LayerOptions*>(&hosts_only)}) {
+    try {
+      return deadlock::assign_layers(fabric, routing.lfts, *o);
+    } catch (const LayerError&) {
+      if (!o->switch_sources) break;
+    }
   }
+  return std::nullopt;
+}
+
+// Where the layers leave out routes from switches without hosts, a note
+// saying so; else "".
+std::string scope_note(const Fabric& fabric, const LayerAssignment& layers, unsigned max_layers) {
+  if (layers.switch_sources || deadlock::source_switches(fabric).size() == fabric.switches().size())
+    return "";
+  return "routes from switches without hosts not layered: with them the routes need more than " +
+         std::to_string(max_layers) + " virtual layers";
 }
 
 }  // namespace
@@ -69,6 +87,8 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
         out.fallback = std::string("routed again ") + tries[i - 1].name +
                        ": the routing before needed more than " +
                        std::to_string(layer_options.max_layers) + " virtual layers";
+      const std::string note = scope_note(fabric, out.layers, layer_options.max_layers);
+      if (!note.empty()) out.fallback += (out.fallback.empty() ? "" : "; ") + note;
       return out;
     }
     if (i == tries.size()) break;
@@ -79,6 +99,7 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
   // count cannot fit either, so this throws.
   LayerOptions count = layer_options;
   count.try_other_orders = false;
+  count.switch_sources = false;  // the fewest layers any of these needs
   try {
     out.layers = deadlock::assign_layers(fabric, out.routing.lfts, count);
   } catch (const LayerError& e) {

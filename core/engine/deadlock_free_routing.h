@@ -9,7 +9,9 @@
 //      layers there);
 //   3. full effort (endpoint affinity gathers each switch's routes);
 // docs/benchmarks/deadlock-free.md has the layer counts.
-// Each try gives up as soon as it needs more than the allowed layers.
+// Each try gives up as soon as it needs more than the allowed layers. The
+// layers cover every route, also from switches without hosts (their own
+// LIDs' traffic), where that fits; else the routes from switches with hosts.
 //
 //   engine::DeadlockFreeRouting r = engine::route_deadlock_free(fabric, routing,
 //   {/*max_layers=*/8});
@@ -30,9 +32,10 @@ using deadlock::LayerOptions;
 struct DeadlockFreeRouting {
   RoutingResult routing;
   LayerAssignment layers;
-  // Empty when the first routing fit; else which one did and why ("routed
-  // again in port order: the routing before needed more than 8 virtual
-  // layers").
+  // Empty when the first routing fit with every route layered; else which
+  // routing fit and why ("routed again in port order: the routing before
+  // needed more than 8 virtual layers"), and whether the routes from
+  // switches without hosts were left out to make them fit.
   std::string fallback;
 };
 
