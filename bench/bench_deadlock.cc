@@ -16,8 +16,8 @@
 
 #include "deadlock/deadlock_check.h"
 #include "deadlock/layer_assignment.h"
-#include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
+#include "testing/lids_and_lfts.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 

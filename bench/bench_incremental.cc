@@ -23,8 +23,8 @@
 #include "routing/incremental/incremental.h"
 #include "routing/option_names.h"
 #include "routing/psssp_routing.h"
-#include "routing/routing_test_support.h"
-#include "topologies/test_topologies.h"
+#include "testing/routing_support.h"
+#include "testing/topologies.h"
 #include "traffic/rng.h"
 
 namespace {

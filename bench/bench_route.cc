@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "routing/psssp_routing.h"
-#include "routing/routing_test_support.h"
+#include "testing/routing_support.h"
 
 using namespace psssp;
 using psssp::testing::estimate_ebb;

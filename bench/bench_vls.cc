@@ -32,8 +32,8 @@
 
 #include "deadlock/layer_assignment.h"
 #include "deadlock/layer_mix.h"
-#include "fabric/test_lids_and_lfts.h"
 #include "routing/psssp_routing.h"
+#include "testing/lids_and_lfts.h"
 #include "topologies/builder.h"
 #include "topologies/failures.h"
 #include "topologies/families.h"

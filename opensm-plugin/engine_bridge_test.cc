@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "routing/routing_test_support.h"
+#include "testing/routing_support.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "options.h"
 #include "report.h"
 #include "schedule.h"
-#include "test_fabrics.h"
+#include "testing/chain.h"
 
 namespace psssp::bench {
 namespace {
@@ -67,7 +67,7 @@ TEST(BenchMap, ReadsRanksInAnyOrderAndNamesTheBadLine) {
 }
 
 TEST(BenchPorts, FabricResolvesAndRefusesStrangersAndSharedPorts) {
-  const auto chain = sim::testing::make_chain(2, 2);
+  const auto chain = testing::make_chain(2, 2);
   const auto hosts = sim::select_hosts(chain.fabric, {});
   const Guid g0 = chain.fabric.port(hosts[0].port).guid;
   std::vector<PortId> ports = {{g0, 0, "m:1"}, {0, std::uint32_t{hosts[3].lid}, "m:2"}};
@@ -132,7 +132,7 @@ TEST(BenchSysfs, FirstActiveInfiniBandPort) {
 // Rank r's flows are psssp-sim's flows with a mapping file naming the
 // ranks' ports in rank order.
 TEST(BenchSchedule, SameFlowsAsTheSimulatorsMappingFile) {
-  const auto chain = sim::testing::make_chain(3, 4);
+  const auto chain = testing::make_chain(3, 4);
   const auto hosts = sim::select_hosts(chain.fabric, {});
   const std::vector<std::uint32_t> rank_host = {7, 2, 11, 0, 5, 9};
   std::string mapping;

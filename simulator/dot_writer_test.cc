@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "formats/fabric_io.h"
-#include "test_fabrics.h"
+#include "testing/chain.h"
 
 namespace psssp::sim {
 namespace {

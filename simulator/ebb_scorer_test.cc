@@ -10,7 +10,7 @@
 
 #include "patterns.h"
 #include "stats.h"
-#include "test_fabrics.h"
+#include "testing/scoring_rig.h"
 
 namespace psssp::sim {
 namespace {

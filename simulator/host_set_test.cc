@@ -8,7 +8,7 @@
 #include <string>
 
 #include "formats/fabric_io.h"
-#include "test_fabrics.h"
+#include "testing/chain.h"
 
 namespace psssp::sim {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "ebb_scorer.h"
 #include "patterns.h"
-#include "test_fabrics.h"
+#include "testing/scoring_rig.h"
 
 namespace psssp::sim {
 namespace {

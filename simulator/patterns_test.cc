@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "test_fabrics.h"
+#include "testing/chain.h"
 #include "traffic/rng.h"
 
 namespace psssp::sim {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_fabrics.h"
+#include "testing/chain.h"
 
 namespace psssp::sim {
 namespace {

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOP_DIRS = ("bench", "core", "debian", "docs", "fuzz", "opensm-plugin", "scripts", "simulator",
-            "tests", "tools", "topologies")
+            "testing", "tests", "tools", "topologies")
 PATH_RE = re.compile(r"(?<![\w./$-])((?:%s)/[\w./*+-]*[\w*+-])" % "|".join(TOP_DIRS))
 
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "families.h"
-#include "test_util.h"
+#include "testing/topology_checks.h"
 
 namespace psssp::topo {
 namespace {

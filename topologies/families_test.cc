@@ -5,7 +5,7 @@
 
 #include "builder.h"
 #include "failures.h"
-#include "test_util.h"
+#include "testing/topology_checks.h"
 
 namespace psssp::topo {
 namespace {

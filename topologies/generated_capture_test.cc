@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "cli.h"
-#include "fabric_compare.h"
 #include "formats/fabric_io.h"
 #include "registry.h"
+#include "testing/fabric_compare.h"
 
 namespace psssp::topo {
 namespace {

@@ -9,7 +9,7 @@
 #include "failures.h"
 #include "families.h"
 #include "registry.h"
-#include "test_util.h"
+#include "testing/topology_checks.h"
 
 namespace psssp::topo {
 namespace {

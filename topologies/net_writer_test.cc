@@ -11,7 +11,7 @@
 #include "formats/fabric_io.h"
 #include "params.h"
 #include "registry.h"
-#include "test_util.h"
+#include "testing/topology_checks.h"
 
 namespace psssp::topo {
 namespace {

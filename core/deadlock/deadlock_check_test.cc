@@ -8,7 +8,8 @@
 #include "formats/sl_file_reader.h"
 #include "layer_assignment.h"
 #include "route_walk.h"
-#include "topologies/test_topologies.h"
+#include "testing/chain.h"
+#include "testing/topologies.h"
 
 namespace psssp::deadlock {
 namespace {
@@ -164,6 +165,22 @@ TEST(DeadlockCheck, ForwardingLoopIsACycle) {
   EXPECT_GT(r.loops, 0u);
   EXPECT_FALSE(r.deadlock_free);
   EXPECT_EQ(r.cycle.size(), 2u);
+}
+
+// Three switches in a row with two hosts each (testing/chain.h): h2_1 is
+// LID 9; switch ports 3 lead right, 4 left.
+TEST(RouteWalk, FollowsALoopToSwitchCountPlusTwoHops) {
+  const testing::Chain c = testing::make_chain(3, 2);
+  ForwardingTables lfts = testing::chain_lfts(c, 2);
+  lfts.set(c.sw[1], 9, 4);  // back to the first switch, which sends it right again
+  const RouteTracer t(c.fabric, lfts);
+  std::vector<Hop> hops;
+  EXPECT_EQ(walk_route(t, c.sw[0], 9, hops), WalkEnd::loop);
+  EXPECT_EQ(hops.size(), 5u);
+  EXPECT_EQ(walk_route(t, c.sw[0], 3, hops), WalkEnd::delivered);
+  ASSERT_EQ(hops.size(), 3u);
+  EXPECT_EQ(hops.back().out_port, 0);
+  EXPECT_EQ(hops.back().in_port, 4);
 }
 
 TEST(DeadlockCheck, UnroutedAndBrokenRoutesAreCounted) {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "route_walk.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::deadlock {
 namespace {

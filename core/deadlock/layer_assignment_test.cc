@@ -18,7 +18,7 @@
 #include "layer_mix.h"
 #include "parallel/fault_injection.h"
 #include "route_walk.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::deadlock {
 namespace {

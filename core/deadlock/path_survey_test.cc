@@ -8,7 +8,7 @@
 #include <optional>
 #include <utility>
 
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::deadlock {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "deadlock/deadlock_check.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::engine {
 

@@ -5,7 +5,7 @@
 
 #include "deadlock/deadlock_check.h"
 #include "routing/incremental/incremental.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::engine {
 namespace {

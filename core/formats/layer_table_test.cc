@@ -5,7 +5,7 @@
 
 #include "formats/fabric_io.h"
 #include "layer_table_io.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::formats {
 namespace {

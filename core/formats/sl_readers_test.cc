@@ -8,7 +8,7 @@
 #include "formats/fabric_io.h"
 #include "formats/sl2vl_dump_reader.h"
 #include "formats/sl_file_reader.h"
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::formats {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "topologies/test_topologies.h"
+#include "testing/topologies.h"
 
 namespace psssp::routing {
 namespace {

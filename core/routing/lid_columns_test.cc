@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 #include "traffic/rng.h"
 
 namespace psssp::routing {

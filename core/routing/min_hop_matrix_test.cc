@@ -7,7 +7,7 @@
 #include <random>
 #include <utility>
 
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 
 namespace psssp {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "psssp_routing.h"
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 #include "topologies/failures.h"
 
 namespace psssp {

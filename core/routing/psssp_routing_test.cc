@@ -8,7 +8,7 @@
 #include <set>
 
 #include "formats/fabric_io.h"
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 
 namespace psssp {
 namespace {

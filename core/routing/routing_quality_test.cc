@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Quality guards with the internal eBB estimator (routing_test_support.h):
+// Quality guards with the internal eBB estimator (testing/routing_support.h):
 // the defaults must beat an OpenSM-sssp-like configuration and reach d-mod-k
 // (ftree) on a fat tree whose cabling and LIDs are in real-world disorder.
 #include <gtest/gtest.h>
 
 #include "psssp_routing.h"
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 
 namespace psssp {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "routing/hop_layers.h"
 #include "routing/routing_graph.h"
-#include "routing/routing_test_support.h"
+#include "testing/routing_support.h"
 
 namespace psssp::routing {
 namespace {

@@ -11,7 +11,7 @@
 #include "pattern_estimate.h"
 #include "psssp_routing.h"
 #include "router.h"
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 #include "topologies/families.h"
 #include "traffic/route_tracer.h"
 

@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The shared traffic layer: tracer statuses on a small chain, the random
-// bisection, the plain eBB kernel, and the router's estimate against the
-// simulator's scorer on the same hosts and seed.
+// bisection and the plain eBB kernel. The router's estimate against the
+// simulator's scorer is simulator/ebb_definitions_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "deadlock/route_walk.h"
-#include "ebb_scorer.h"
-#include "host_set.h"
-#include "patterns.h"
-#include "routing/ebb_estimate.h"
-#include "routing/psssp_routing.h"
-#include "routing/routing_test_support.h"
-#include "test_fabrics.h"
-#include "topologies/degrade.h"
+#include "testing/chain.h"
 #include "traffic/bisection.h"
 #include "traffic/channel_load.h"
 #include "traffic/route_tracer.h"
@@ -25,8 +17,8 @@ namespace {
 // Three switches in a row with two hosts each: switch LIDs 1..3, hosts 4..9
 // (h0_0 = 4, h2_1 = 9); ports 1-2 hosts, 3 to the right, 4 to the left.
 struct Chain {
-  sim::testing::Chain c = sim::testing::make_chain(3, 2);
-  ForwardingTables lfts = sim::testing::chain_lfts(c, 2);
+  testing::Chain c = testing::make_chain(3, 2);
+  ForwardingTables lfts = testing::chain_lfts(c, 2);
   const Fabric& f() const { return c.fabric; }
   PortRef host(unsigned i) const { return PortRef{c.hosts[i], 1}; }
   ChannelId out(unsigned sw, PortNum port) const { return f().channel(PortRef{c.sw[sw], port}); }
@@ -111,19 +103,6 @@ TEST(RouteTracer, WrongDeliveryNamesWhereItArrived) {
   EXPECT_EQ(end.reached, ch.host(4));
 }
 
-TEST(RouteWalk, FollowsALoopToSwitchCountPlusTwoHops) {
-  Chain ch;
-  ch.lfts.set(ch.c.sw[1], 9, 4);
-  const RouteTracer t(ch.f(), ch.lfts);
-  std::vector<deadlock::Hop> hops;
-  EXPECT_EQ(deadlock::walk_route(t, ch.c.sw[0], 9, hops), deadlock::WalkEnd::loop);
-  EXPECT_EQ(hops.size(), 5u);
-  EXPECT_EQ(deadlock::walk_route(t, ch.c.sw[0], 3, hops), deadlock::WalkEnd::delivered);
-  ASSERT_EQ(hops.size(), 3u);
-  EXPECT_EQ(hops.back().out_port, 0);
-  EXPECT_EQ(hops.back().in_port, 4);
-}
-
 TEST(Bisection, PairsEveryRankOnceAndRepeatsForASeed) {
   const ShuffleReciprocals reciprocals(9);
   for (const std::size_t n : {8u, 9u}) {
@@ -182,54 +161,6 @@ TEST(ChannelLoad, CapacityShareIsTheSlowestGbpsPerFlowOverTheInjection) {
   add_channel_loads(paths, load.data());
   EXPECT_DOUBLE_EQ(sum_of_capacity_shares(paths, load.data(), gbps.data(), injection.data()),
                    0.5 + 1.0 + 0.25);
-}
-
-// psssp-sim score --pattern bisect (or bisect-fb): the mean run value.
-double scorer_ebb(const Fabric& f, const ForwardingTables& lfts, unsigned runs, std::uint64_t seed,
-                  bool both_ways, bool capacity = false) {
-  const std::vector<sim::Host> hosts = sim::select_hosts(f, sim::HostFilter{});
-  const std::string name = both_ways ? "bisect-fb" : "bisect";
-  const sim::PatternGenerator patterns(hosts, sim::parse_pattern(name, "", "", "", f, hosts), seed);
-  const RouteTracer tracer(f, lfts);
-  const sim::EbbScorer scorer(tracer, hosts);
-  sim::ScoreConfig config;
-  config.runs = runs;
-  config.threads = 2;
-  const auto scores = sim::score_runs(patterns, {&scorer}, config);
-  double total = 0.0;
-  for (const sim::RunScore& r : scores[0].runs) total += capacity ? r.capacity : r.ebb;
-  return total / runs;
-}
-
-TEST(EbbDefinitions, EstimateEqualsScorerOnThreeFabrics) {
-  const std::vector<std::pair<const char*, Fabric>> fabrics = {
-      {"4-ary 3-tree", testing::make_kary_ntree(4, 3).fabric},
-      {"4x4 torus", testing::make_torus({4, 4}, 3)},
-      {"random", testing::make_random(20, 5, 3, 11)},
-  };
-  for (const auto& [name, f] : fabrics) {
-    const ForwardingTables lfts = route_psssp(f, RoutingOptions{}).lfts;
-    for (const bool both_ways : {false, true}) {
-      const double estimate = estimate_ebb(f, lfts, 300, 7, both_ways);
-      EXPECT_GT(estimate, 0.1) << name;
-      EXPECT_LT(estimate, 1.0) << name;
-      EXPECT_EQ(estimate, scorer_ebb(f, lfts, 300, 7, both_ways)) << name << " " << both_ways;
-    }
-  }
-}
-
-// The router compares candidates on mixed rates by the scorer's cap-eBB.
-TEST(EbbDefinitions, CapacityEstimateEqualsScorerOnMixedRates) {
-  Fabric f = testing::make_kary_ntree(4, 3).fabric;
-  ASSERT_GT(topo::degrade_cables(f, 0.2, LinkRate{LinkWidth::x1, LinkSpeed::qdr}, 5), 0u);
-  const ForwardingTables lfts = route_psssp(f, RoutingOptions{}).lfts;
-  const std::vector<PortRef> hosts = f.host_ports();
-  for (const bool both_ways : {false, true}) {
-    const double estimate = estimate_ebb(f, lfts, hosts, 300, 7, both_ways, true);
-    EXPECT_GT(estimate, 0.1);
-    EXPECT_LT(estimate, estimate_ebb(f, lfts, hosts, 300, 7, both_ways, false));
-    EXPECT_NEAR(estimate, scorer_ebb(f, lfts, 300, 7, both_ways, true), 1e-12) << both_ways;
-  }
 }
 
 }  // namespace

@@ -12,11 +12,11 @@
 #include "bound/solver.h"
 #include "bound_runs.h"
 #include "ebb_scorer.h"
-#include "fabric/test_lids_and_lfts.h"
 #include "host_set.h"
 #include "patterns.h"
 #include "routing/psssp_routing.h"
-#include "test_fabrics.h"
+#include "testing/lids_and_lfts.h"
+#include "testing/scoring_rig.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 

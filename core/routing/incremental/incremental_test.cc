@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "routing/ebb_estimate.h"
-#include "routing/routing_test_support.h"
-#include "topologies/test_topologies.h"
+#include "testing/routing_support.h"
+#include "testing/topologies.h"
 
 namespace psssp {
 namespace {

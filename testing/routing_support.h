@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Test and bench support (header only, not part of the library): fabrics
-// built in code or by the topologies generator (link psssp_topologies and
-// psssp_fabric_testing), a route tracer and a small eBB estimator.
+// Test and bench support for routing (link psssp_testing): fabrics built in
+// code or by the topologies generator, a route tracer and a small eBB
+// estimator.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "fabric/test_lids_and_lfts.h"
 #include "routing/ebb_estimate.h"
+#include "testing/lids_and_lfts.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 #include "topologies/rng.h"

@@ -5,8 +5,8 @@
 #include <set>
 #include <utility>
 
-#include "builder.h"
 #include "fabric/fabric.h"
+#include "topologies/builder.h"
 
 namespace psssp::topo::test {
 

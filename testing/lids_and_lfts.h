@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // LIDs and min-hop forwarding tables for fabrics built in tests (see
-// topologies/test_topologies.h) and bench_deadlock, so they need neither
-// OpenSM nor the routing engine.
+// testing/topologies.h) and the benchmarks, so they need neither OpenSM nor
+// the routing engine.
 #pragma once
 
-#include "fabric.h"
-#include "forwarding_tables.h"
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
 
 namespace psssp::testing {
 

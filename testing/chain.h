@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Generated fabrics for the simulator tests, with hand-written LFTs.
+// A chain of switches from the generator, with hand-written LFTs: small
+// enough to name every route in a test.
 #pragma once
 
-#include <memory>
+#include <cstdint>
 #include <vector>
 
-#include "ebb_scorer.h"
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
-#include "fabric/test_lids_and_lfts.h"
-#include "host_set.h"
+#include "testing/lids_and_lfts.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 
-namespace psssp::sim::testing {
+namespace psssp::testing {
 
 // A mesh of `switches` in a line (topologies' mesh family): sw[i] port h+1
 // to sw[i+1] port h+2, each with `h` hosts on ports 1..h. Names and GUIDs are
@@ -28,7 +27,7 @@ struct Chain {
 inline Chain make_chain(unsigned switches, unsigned hosts_per_switch, std::uint8_t lmc = 0) {
   Chain c;
   c.fabric = topo::build_fabric(topo::grid({switches}, false, hosts_per_switch));
-  psssp::testing::assign_lids(c.fabric, lmc);
+  assign_lids(c.fabric, lmc);
   for (NodeId id = 0; id < c.fabric.node_count(); ++id)
     (c.fabric.node(id).is_switch() ? c.sw : c.hosts).push_back(id);
   return c;
@@ -56,20 +55,4 @@ inline ForwardingTables chain_lfts(const Chain& c, unsigned hosts_per_switch) {
   return t;
 }
 
-// A chain with its shortest-path tables, every host selected, and an eBB
-// scorer over them: what the scorer and pattern tests run patterns on.
-struct ScoringRig {
-  Chain chain;
-  ForwardingTables lfts;
-  std::vector<Host> hosts;
-  std::unique_ptr<RouteTracer> tracer;
-  std::unique_ptr<EbbScorer> scorer;
-  ScoringRig(unsigned switches, unsigned per_switch, std::uint8_t lmc = 0)
-      : chain(make_chain(switches, per_switch, lmc)), lfts(chain_lfts(chain, per_switch)) {
-    hosts = select_hosts(chain.fabric, {});
-    tracer = std::make_unique<RouteTracer>(chain.fabric, lfts);
-    scorer = std::make_unique<EbbScorer>(*tracer, hosts);
-  }
-};
-
-}  // namespace psssp::sim::testing
+}  // namespace psssp::testing

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The k-ary n-tree of the tests keeps its documented (w, l) port layout
 // when built by the generator: bench_route's d-mod-k reference relies on it.
-#include "routing_test_support.h"
+#include "testing/routing_support.h"
 
 #include <gtest/gtest.h>
 

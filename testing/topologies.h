@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// Generated fabrics with LIDs for tests and benchmarks (header only, not part
-// of the library; link psssp_topologies and psssp_fabric_testing). Switches
-// come first ("sw-<i>" for rings, "sw-<x>-<y>..." for grids, "leaf-<i>" and
-// "spine-<i>" for two-level trees), then hosts "h-<n>" in switch order; switch
-// i's ports 1..hosts face its hosts. LIDs: switches 1.., then host ports
-// (testing::assign_lids).
+// Generated fabrics with LIDs for tests and benchmarks (link psssp_testing).
+// Switches come first ("sw-<i>" for rings, "sw-<x>-<y>..." for grids,
+// "leaf-<i>" and "spine-<i>" for two-level trees), then hosts "h-<n>" in
+// switch order; switch i's ports 1..hosts face its hosts. LIDs: switches 1..,
+// then host ports (testing::assign_lids).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "fabric/test_lids_and_lfts.h"
+#include "testing/lids_and_lfts.h"
 #include "topologies/builder.h"
 #include "topologies/families.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-#include "test_lids_and_lfts.h"
+#include "testing/lids_and_lfts.h"
 
 #include <vector>
 
