@@ -94,6 +94,7 @@ std::string describe(const PluginOptions& o) {
   if (o.routing.effort != RoutingOptions::Effort::automatic)
     out << " effort=" << effort_name(o.routing.effort);
   if (o.vls) out << " vls=" << o.vls;
+  if (o.vls && !o.vls_all_routes) out << " vls_scope=hosts";
   if (!o.incremental) out << " incremental=off";
   if (o.incremental && rebalance_name(o.incremental_options) != "auto")
     out << " rebalance=" << rebalance_name(o.incremental_options);

@@ -85,6 +85,16 @@ TEST(PluginOptions, IncrementalOptions) {
   EXPECT_EQ(describe(off), "minimal threads=0 incremental=off");
 }
 
+void expect_rejected(const std::string& text, const std::string& fragment);
+
+TEST(PluginOptions, VlsScope) {
+  EXPECT_TRUE(parse_plugin_options("vls=4").vls_all_routes);
+  const PluginOptions o = parse_plugin_options("vls=4 vls_scope=hosts");
+  EXPECT_FALSE(o.vls_all_routes);
+  EXPECT_EQ(describe(o), "minimal threads=0 vls=4 vls_scope=hosts");
+  expect_rejected("vls_scope=some", "'vls_scope' is 'all' or 'hosts', got 'some'");
+}
+
 TEST(PluginOptions, LidMatrices) {
   EXPECT_EQ(parse_plugin_options("").lid_matrices, PluginOptions::LidMatrices::psssp);
   EXPECT_EQ(parse_plugin_options("lid_matrices=psssp").lid_matrices,

@@ -185,6 +185,7 @@ void define_options(CLI::App& cmd, RouteOptions& o) {
   cmd.add_flag("--json", o.json, "the summary as one JSON object on standard output");
   add_engine_flags(cmd, o.engine);
   CLI::Option* vls = cmd.get_option("--vls");
+  cmd.get_option("--vls-scope")->needs(vls);
   cmd.get_option("--guid-mode")->needs(cmd.get_option("--guid-file"));
   cmd.add_option("--layers-out", o.layers_out,
                  "with --vls: write the layer table the plugin would program\n"

@@ -61,13 +61,15 @@ std::optional<LayerAssignment> layers_if_they_fit(const Fabric& fabric,
   return std::nullopt;
 }
 
-// Where the layers leave out routes from switches without hosts, a note
-// saying so; else "".
-std::string scope_note(const Fabric& fabric, const LayerAssignment& layers, unsigned max_layers) {
-  if (layers.switch_sources || deadlock::source_switches(fabric).size() == fabric.switches().size())
+// Where the layers leave out routes from switches without hosts that were
+// asked for, a note saying so; else "".
+std::string scope_note(const Fabric& fabric, const LayerAssignment& layers,
+                       const LayerOptions& asked) {
+  if (!asked.switch_sources || layers.switch_sources ||
+      deadlock::source_switches(fabric).size() == fabric.switches().size())
     return "";
   return "routes from switches without hosts not layered: with them the routes need more than " +
-         std::to_string(max_layers) + " virtual layers";
+         std::to_string(asked.max_layers) + " virtual layers";
 }
 
 }  // namespace
@@ -87,7 +89,7 @@ DeadlockFreeRouting layer_or_reroute(const Fabric& fabric, RoutingResult first,
         out.fallback = std::string("routed again ") + tries[i - 1].name +
                        ": the routing before needed more than " +
                        std::to_string(layer_options.max_layers) + " virtual layers";
-      const std::string note = scope_note(fabric, out.layers, layer_options.max_layers);
+      const std::string note = scope_note(fabric, out.layers, layer_options);
       if (!note.empty()) out.fallback += (out.fallback.empty() ? "" : "; ") + note;
       return out;
     }

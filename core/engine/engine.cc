@@ -33,6 +33,7 @@ EngineRun run_engine(const Fabric& fabric, const EngineOptions& options,
     layer_options.max_layers =
         inputs.data_vls ? std::min(options.vls, inputs.data_vls) : options.vls;
     layer_options.threads = routing.threads;
+    layer_options.switch_sources = options.vls_all_routes;
     // LayerError when no routing tried fits; else perhaps another routing.
     DeadlockFreeRouting d =
         layer_or_reroute(fabric, std::move(run.routing), routing, layer_options);

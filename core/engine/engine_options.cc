@@ -90,6 +90,12 @@ const std::vector<EngineOption> kTable = {
    "deadlock-free mode: spread the routes over at most N virtual layers, each free of "
    "credit loops",
    [](EngineOptions& o, const Row& r, const std::string& v) { o.vls = whole_number(r, v); }},
+  {"vls_scope", "--vls-scope", "all|hosts", nullptr, false, 0, 0, "all",
+   "with vls: the routes the layers cover: all (also from switches without hosts, where "
+   "they fit) or hosts",
+   [](EngineOptions& o, const Row&, const std::string& v) {
+     if (v != "all" && v != "hosts") bad("is 'all' or 'hosts'", v);
+     o.vls_all_routes = v == "all"; }},
   {"incremental", nullptr, "on|off", nullptr, false, 0, 0, "on",
    "re-sweeps start from the switches' tables",
    [](EngineOptions& o, const Row&, const std::string& v) {

@@ -20,6 +20,10 @@ struct EngineOptions {
   // Deadlock-free mode: spread routes over up to `vls` virtual layers, each
   // acyclic, used as SL = VL = layer. 0 = off.
   unsigned vls = 0;
+  // With vls: layer the routes from switches without hosts too (their own
+  // traffic), where they fit; off: the routes from switches with hosts only
+  // (faster on large trees, where the others need a second layer).
+  bool vls_all_routes = true;
   // Re-routings start from the switches' current tables where they are given
   // (routing/incremental.h); off: always a full routing.
   bool incremental = true;

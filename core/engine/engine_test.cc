@@ -63,6 +63,24 @@ TEST(Engine, LayersAreCappedByTheDataVls) {
   EXPECT_DOUBLE_EQ(run.seconds, run.routing.seconds + run.layers.seconds);
 }
 
+// On a tree the host routes need one layer, the switches' own routes a
+// second; vls_scope=hosts layers the first only.
+TEST(Engine, VlsScopeChoosesTheRoutesLayered) {
+  const Fabric f = fat_tree(4, 2, 2);
+  EngineOptions o = fast();
+  o.vls = 4;
+  const EngineRun all = run_engine(f, o, RouteInputs{});
+  EXPECT_TRUE(all.layers.switch_sources);
+  EXPECT_TRUE(deadlock::check_deadlock(f, all.routing.lfts, all.layers.table, Sl2VlTables(),
+                                       deadlock::RouteScope::all)
+                  .deadlock_free);
+  o.vls_all_routes = false;
+  const EngineRun hosts = run_engine(f, o, RouteInputs{});
+  EXPECT_FALSE(hosts.layers.switch_sources);
+  EXPECT_EQ(hosts.layers.layers_needed, 1u);
+  EXPECT_TRUE(hosts.layers_fallback.empty());
+}
+
 TEST(Engine, AMissingGuidFileFailsBeforeRouting) {
   EngineOptions o = fast();
   o.guid_file = "/nonexistent/guids";
