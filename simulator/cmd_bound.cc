@@ -3,7 +3,9 @@
 // run the LP of a fractional multicommodity flow over the flows score draws.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -59,6 +61,19 @@ bound::Method parse_method(const std::string& m) {
   if (m == "arc-lp") return bound::Method::arc_lp;
   throw cli::UsageError("--method: '" + m + "' is not auto, exact, approximate or arc-lp");
 }
+
+// A decimal number, all of `text`, finite; else a UsageError saying what
+// `option` accepts.
+double parse_real(const std::string& option, const std::string& text, const std::string& range) {
+  char* end = nullptr;
+  const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw cli::UsageError(option + ": '" + text + "' is not a number (" + range + ")");
+  return v;
+}
+
+constexpr const char* kEpsRange = "the target gap: more than 0, at most 1, e.g. 0.02";
+constexpr const char* kTimeLimitRange = "seconds for all runs: 0 to 1e9, 0 = no limit";
 
 struct Outcome {
   std::vector<double> upper, lower, seconds;  // solved runs, in run order
@@ -209,14 +224,26 @@ void define_options(CLI::App& cmd, BoundOptions& o) {
                "channel capacities are the cables' Gb/s (a bound on cap-eBB)");
   cmd.add_option("--method", o.method, "auto (default), exact, approximate or arc-lp")
       ->type_name("M");
-  cmd.add_option("--eps", o.eps, "approximate: the target gap (default 0.02)")
-      ->type_name("E")
-      ->check(CLI::Range(1e-9, 1.0));
-  cmd.add_option("--time-limit", o.time_limit,
-                 "seconds for all runs; runs not started by then are left out,\na run cut "
-                 "short keeps a valid, looser bound (default: none)")
-      ->type_name("S")
-      ->check(CLI::Range(0.0, 1e9));
+  cmd.add_option_function<std::string>(
+         "--eps",
+         [&o](const std::string& text) {
+           o.eps = parse_real("--eps", text, kEpsRange);
+           if (!(o.eps > 0.0 && o.eps <= 1.0))
+             throw cli::UsageError("--eps: " + text + " is out of range (" + kEpsRange + ")");
+         },
+         "approximate: the target gap, in (0, 1] (default 0.02)")
+      ->type_name("E");
+  cmd.add_option_function<std::string>(
+         "--time-limit",
+         [&o](const std::string& text) {
+           o.time_limit = parse_real("--time-limit", text, kTimeLimitRange);
+           if (!(o.time_limit >= 0.0 && o.time_limit <= 1e9))
+             throw cli::UsageError("--time-limit: " + text + " is out of range (" +
+                                   kTimeLimitRange + ")");
+         },
+         "seconds for all runs; runs not started by then are left out,\na run cut "
+         "short keeps a valid, looser bound (default: none)")
+      ->type_name("S");
   cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
       ->type_name("RE");
   cmd.add_option("--hosts-file", o.hosts_file, "hosts listed by port (or node) GUID")

@@ -45,3 +45,26 @@ def test_time_limit_before_any_run_is_an_error(tmp_path):
     proc = run([binary("psssp-sim"), "bound", net, "--time-limit", "0.000001"], check=False)
     assert proc.returncode == 2
     assert "--time-limit" in proc.stderr
+
+
+def test_bad_eps_and_time_limit_are_one_usage_error_naming_the_range(tmp_path):
+    net = generate("kary-ntree", str(tmp_path / "f.net"), "--k", 2, "--n", 2)
+    for args, words in ((["--eps", "0"], ["--eps: 0 is out of range", "more than 0, at most 1"]),
+                        (["--eps", "1.5"], ["--eps: 1.5 is out of range", "at most 1"]),
+                        (["--eps", "-0.1"], ["--eps: -0.1 is out of range"]),
+                        (["--eps", "nan"], ["--eps: 'nan' is not a number", "more than 0"]),
+                        (["--eps", "2%"], ["--eps: '2%' is not a number"]),
+                        (["--time-limit", "-1"], ["--time-limit: -1 is out of range",
+                                                  "0 to 1e9"]),
+                        (["--time-limit", "soon"], ["--time-limit: 'soon' is not a number"])):
+        proc = run([binary("psssp-sim"), "bound", net] + args, check=False)
+        assert proc.returncode == 2 and proc.stdout == "", (args, proc.stdout, proc.stderr)
+        first, *rest = proc.stderr.splitlines()
+        assert first.startswith("psssp-sim bound: "), proc.stderr
+        for word in words:
+            assert word in first, (word, first)
+        # The one line, and the pointer to --help every usage error ends with.
+        assert rest == ["Run 'psssp-sim bound --help' for the options."], proc.stderr
+    d = json.loads(sim("bound", net, "--runs", 2, "--eps", "1", "--method", "approximate",
+                       "--json").stdout)
+    assert d["eps"] == 1 and d["runs_bounded"] == 2
