@@ -158,13 +158,118 @@ inline void sort_by_rank(std::uint8_t* offsets, double* cost, std::uint32_t* ran
   }
 }
 
+// Costs of a DAG list with the path ranks of its targets (gathered in the
+// same pass: candidates are tied in nearly every search of a symmetric
+// fabric), the list put into rank order; returns the least cost. to and w
+// are u's edges' targets and weights, which the offsets index directly.
+inline double gather_by_rank(const Vertex* to, const double* w, const double* dist,
+                             const std::uint32_t* ranks, std::uint8_t* offsets, std::uint32_t n,
+                             double* cost, std::uint32_t* rank) {
+  Vertex v = to[offsets[0]];
+  double best = cost[0] = dist[v] + w[offsets[0]];
+  std::uint32_t previous_rank = rank[0] = ranks[v];
+  bool unsorted = false;
+#pragma GCC unroll 4
+  for (std::uint32_t j = 1; j < n; ++j) {
+    const std::uint8_t o = offsets[j];
+    v = to[o];
+    const double c = dist[v] + w[o];
+    const std::uint32_t r = ranks[v];
+    cost[j] = c;
+    rank[j] = r;
+    unsorted |= r < previous_rank;
+    previous_rank = r;
+    best = c < best ? c : best;
+  }
+  if (unsorted) sort_by_rank(offsets, cost, rank, n);
+  return best;
+}
+
+// Costs of a DAG list in port order; returns the least.
+inline double gather_costs(const Vertex* target, const double* weight, const double* dist,
+                           EdgeId first, const std::uint8_t* offsets, std::uint32_t n,
+                           double* cost) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const EdgeId e = first + offsets[j];
+    const double c = dist[target[e]] + weight[e];
+    cost[j] = c;
+    best = c < best ? c : best;
+  }
+  return best;
+}
+
+// Endpoint affinity: root affinity lowers the edge weights (and so the
+// costs passed on, path_cost); source affinity (own_row) only steers this
+// switch's own choice (cost), so the cost passed on stays the path's.
+// Returns the least cost.
+inline double affinity_costs(const RoutingGraph& g, const SearchTree& tree, Vertex root,
+                             const AffinityView& affinity, const double* weight, EdgeId first,
+                             const std::uint8_t* offsets, std::uint32_t n,
+                             const std::uint32_t* own_row, double own_scale, double* cost,
+                             double* path_cost) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const EdgeId e = first + offsets[j];
+    const Vertex v = g.target[e];
+    path_cost[j] = tree.dist[v] + root_weight(affinity, weight, e);
+    cost[j] = own_row ? foreign_routes(own_row, own_scale, affinity, weight, e) +
+                            foreign_path(own_row, own_scale, affinity, weight, g, tree, v, root)
+                      : path_cost[j];
+    best = cost[j] < best ? cost[j] : best;
+  }
+  return best;
+}
+
+// The tied candidates in list order (port order, or path-rank order): the
+// (key mod count)-th of them is pick_candidate's choice, or the current hop
+// among them with keep_current. Returns its place in the list.
+inline std::uint32_t pick_tied(const double* cost, std::uint32_t n, double best, TieRule tie,
+                               EdgeId first, const std::uint8_t* offsets, EdgeId current,
+                               std::uint8_t* tied) {
+  const double limit = tie_limit(best, tie.slack);
+  std::uint32_t count = 0;
+#pragma GCC unroll 4
+  for (std::uint32_t j = 0; j < n; ++j) {
+    tied[count] = static_cast<std::uint8_t>(j);
+    count += cost[j] <= limit ? 1u : 0u;
+  }
+  std::uint32_t only = tied[count == 1 ? 0 : tie.key % count];
+  if (tie.keep_current && count > 1)
+    for (std::uint32_t k = 0; k < count; ++k)
+      if (first + offsets[tied[k]] == current) only = tied[k];
+  return only;
+}
+
+// Without DAG lists: u's edges into the previous layer, its cost and hop
+// (pick_candidate); returns the hop.
+inline EdgeId scan_edges(const RoutingGraph& g, const std::uint16_t* hops, const double* weight,
+                         TieRule tie, SearchTree& tree, Vertex u) {
+  double cost[kMaxPorts + 1];
+  EdgeId cand[kMaxPorts + 1];
+  std::uint32_t n = 0;
+  double best = std::numeric_limits<double>::infinity();
+  const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
+  for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e) {
+    const Vertex v = g.target[e];
+    if (hops[v] != want) continue;
+    const double c = tree.dist[v] + weight[e];
+    cost[n] = c;
+    cand[n++] = e;
+    best = c < best ? c : best;
+  }
+  tree.dist[u] = best;
+  const EdgeId e = pick_candidate(g, tree, cost, cand, n, best, tie, tree.next_edge[u]);
+  tree.next_edge[u] = e;
+  return e;
+}
+
 // kAffinity = false compiles to the plain kernel: full effort's extra work
 // costs plain P-SSSP nothing.
 template <bool kAffinity>
 void search_range(const RoutingGraph& g, const Layers& layers, const double* weight, TieRule tie,
                   SearchTree& tree, std::uint32_t begin, std::uint32_t end,
                   const AffinityView& affinity) {
-  const std::uint16_t* hops = layers.hops;
   double* dist = tree.dist.data();
   const Vertex* target = g.target.data();
   const std::uint32_t* ranks = tree.rank.data();
@@ -172,111 +277,41 @@ void search_range(const RoutingGraph& g, const Layers& layers, const double* wei
   // One pass over the edges per vertex; the candidates wait in a small local
   // buffer (degree <= 254) for the tie-break instead of a second edge scan.
   double cost[kMaxPorts + 1];
-  EdgeId cand[kMaxPorts + 1];
   std::uint32_t rank[kMaxPorts + 1];
   std::uint8_t tied[kMaxPorts + 1];
-  const std::uint32_t key = tie.key;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Vertex u = layers.order[i];
     tree.order[i] = u;
-    double best = std::numeric_limits<double>::infinity();
-    std::uint32_t n = 0;
     const EdgeId first = g.first_edge[u];
-    if (layers.dag) {
-      std::uint8_t* offsets = layers.dag + layers.dag_begin[i];
-      n = layers.dag_begin[i + 1] - layers.dag_begin[i];
-      if (n == 1) {
-        const EdgeId e = first + offsets[0];
-        const Vertex v = target[e];
-        dist[u] = dist[v] + (kAffinity ? root_weight(affinity, weight, e) : weight[e]);
-        tree.next_edge[u] = e;
-        next_rank[i] = ranks[v];
-        continue;
-      }
-      // Candidates are tied in nearly every search of a symmetric fabric, so
-      // the path ranks are gathered in the same pass as the costs.
-      if (tie.by_path) {
-        // u's edges: the offsets index these directly.
-        const Vertex* to = target + first;
-        const double* w = weight + first;
-        Vertex v = to[offsets[0]];
-        best = cost[0] = dist[v] + w[offsets[0]];
-        std::uint32_t previous_rank = rank[0] = ranks[v];
-        bool unsorted = false;
-#pragma GCC unroll 4
-        for (std::uint32_t j = 1; j < n; ++j) {
-          const std::uint8_t o = offsets[j];
-          v = to[o];
-          const double c = dist[v] + w[o];
-          const std::uint32_t r = ranks[v];
-          cost[j] = c;
-          rank[j] = r;
-          unsorted |= r < previous_rank;
-          previous_rank = r;
-          best = c < best ? c : best;
-        }
-        if (unsorted) sort_by_rank(offsets, cost, rank, n);
-      } else {
-        for (std::uint32_t j = 0; j < n; ++j) {
-          const EdgeId e = first + offsets[j];
-          const double c = dist[target[e]] + weight[e];
-          cost[j] = c;
-          best = c < best ? c : best;
-        }
-      }
-      // Endpoint affinity: root affinity lowers the edge weights (and so
-      // the costs passed on); source affinity only steers this switch's own
-      // choice, so the cost passed on stays the path's.
-      double own_scale = 0.0;
-      const std::uint32_t* own_row = kAffinity ? affinity.row(u, own_scale) : nullptr;
-      double path_cost[kMaxPorts + 1];
-      if (kAffinity && (affinity.root_counts || own_row)) {
-        best = std::numeric_limits<double>::infinity();
-        for (std::uint32_t j = 0; j < n; ++j) {
-          const EdgeId e = first + offsets[j];
-          const Vertex v = target[e];
-          path_cost[j] = dist[v] + root_weight(affinity, weight, e);
-          cost[j] = own_row ? foreign_routes(own_row, own_scale, affinity, weight, e) +
-                                  foreign_path(own_row, own_scale, affinity, weight, g, tree, v,
-                                               layers.root)
-                            : path_cost[j];
-          best = cost[j] < best ? cost[j] : best;
-        }
-      }
-      dist[u] = best;
-      // The tied candidates in list order (port order, or path-rank order):
-      // the (key mod count)-th of them is pick_candidate's choice.
-      const double limit = tie_limit(best, tie.slack);
-      std::uint32_t count = 0;
-#pragma GCC unroll 4
-      for (std::uint32_t j = 0; j < n; ++j) {
-        tied[count] = static_cast<std::uint8_t>(j);
-        count += cost[j] <= limit ? 1u : 0u;
-      }
-      std::uint32_t only = tied[count == 1 ? 0 : key % count];
-      if (tie.keep_current && count > 1) {
-        const EdgeId current = tree.next_edge[u];
-        for (std::uint32_t k = 0; k < count; ++k)
-          if (first + offsets[tied[k]] == current) only = tied[k];
-      }
-      if (kAffinity && own_row) dist[u] = path_cost[only];
-      tree.next_edge[u] = first + offsets[only];
-      next_rank[i] = tie.by_path ? rank[only] : 0u;
+    if (!layers.dag) {
+      next_rank[i] = ranks[target[scan_edges(g, layers.hops, weight, tie, tree, u)]];
       continue;
     }
-    const std::uint16_t want = static_cast<std::uint16_t>(hops[u] - 1);
-    for (EdgeId e = first; e < g.first_edge[u + 1]; ++e) {
+    std::uint8_t* offsets = layers.dag + layers.dag_begin[i];
+    const std::uint32_t n = layers.dag_begin[i + 1] - layers.dag_begin[i];
+    if (n == 1) {
+      const EdgeId e = first + offsets[0];
       const Vertex v = target[e];
-      if (hops[v] != want) continue;
-      const double c = dist[v] + weight[e];
-      cost[n] = c;
-      cand[n++] = e;
-      best = c < best ? c : best;
+      dist[u] = dist[v] + (kAffinity ? root_weight(affinity, weight, e) : weight[e]);
+      tree.next_edge[u] = e;
+      next_rank[i] = ranks[v];
+      continue;
     }
+    double best = tie.by_path ? gather_by_rank(target + first, weight + first, dist, ranks, offsets,
+                                               n, cost, rank)
+                              : gather_costs(target, weight, dist, first, offsets, n, cost);
+    double own_scale = 0.0;
+    const std::uint32_t* own_row = kAffinity ? affinity.row(u, own_scale) : nullptr;
+    double path_cost[kMaxPorts + 1];
+    if (kAffinity && (affinity.root_counts || own_row))
+      best = affinity_costs(g, tree, layers.root, affinity, weight, first, offsets, n, own_row,
+                            own_scale, cost, path_cost);
     dist[u] = best;
-    const EdgeId e = pick_candidate(g, tree, cost, cand, n, best, tie, tree.next_edge[u]);
-    tree.next_edge[u] = e;
-    next_rank[i] = ranks[target[e]];
+    const std::uint32_t only =
+        pick_tied(cost, n, best, tie, first, offsets, tree.next_edge[u], tied);
+    if (kAffinity && own_row) dist[u] = path_cost[only];
+    tree.next_edge[u] = first + offsets[only];
+    next_rank[i] = tie.by_path ? rank[only] : 0u;
   }
 }
 
