@@ -52,6 +52,15 @@ class NodeRecords {
   Fabric build(std::vector<std::string> warnings = {});
 
  private:
+  // Per record: which link end lists each port, to match the two ends.
+  using PortEnds = std::vector<std::vector<const LinkEnd*>>;
+  // build()'s steps: the nodes and their ports' link ends; every far end
+  // exists; each cable connected once, both ends agreeing.
+  void add_nodes(Fabric& fabric, PortEnds& end_of_port) const;
+  void check_far_ends() const;
+  void connect_links(Fabric& fabric, const PortEnds& end_of_port,
+                     std::vector<std::string>& warnings) const;
+
   std::vector<NodeRecord> records_;
   std::unordered_map<std::string, std::size_t> by_name_;
   std::unordered_map<Guid, std::size_t> by_guid_;
