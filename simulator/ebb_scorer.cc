@@ -79,111 +79,26 @@ RunScore EbbScorer::score(const std::vector<Flow>& flows, Workspace& ws, bool ma
   return score_general(flows, ws, maxmin, stats);
 }
 
+// Flows advance one hop at a time in kLanes interleaved lanes: the LFT
+// lookups of different flows are independent, so their cache misses
+// overlap instead of queueing behind each other.
+struct EbbScorer::Lane {
+  static constexpr unsigned kSlots = 32;
+  std::uint32_t flow, row, want, n;
+  Lid dlid;
+  ChannelId buf[kSlots];
+};
+
 RunScore EbbScorer::score_general(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
                                   LinkStats* stats) const {
   RunScore result;
   const std::size_t n = flows.size();
-  ws.path.clear();
-  ws.begin.assign(n, 0);
-  ws.end.assign(n, 0);
-  std::uint32_t* count = ws.count.data();
-  auto fail = [&](std::size_t i, const std::string& why) {
-    for (ChannelId c : ws.path) count[c] = 0;  // leave the workspace clean
-    broken(flows[i], why);
-  };
-  // Sequential trace, for paths too long for a lane and for diagnostics.
-  auto trace_one = [&](std::size_t i, std::uint32_t row) {
-    ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
-    ws.path.push_back(starts_[flows[i].src].uplink);
-    ++count[ws.path.back()];
-    const TraceEnd end = tracer_.trace(row, flows[i].dlid, [&](ChannelId c) {
-      ws.path.push_back(c);
-      ++count[c];
-    });
-    ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
-    if (end.status != TraceStatus::delivered)
-      fail(i, describe_trace_end(tracer_, end, flows[i].dlid));
-  };
-
-  // Flows advance one hop at a time in kLanes interleaved lanes: the LFT
-  // lookups of different flows are independent, so their cache misses
-  // overlap instead of queueing behind each other.
-  constexpr unsigned kLanes = 32, kSlots = 32;
-  struct Lane {
-    std::uint32_t flow, row, want, n;
-    Lid dlid;
-    ChannelId buf[kSlots];
-  };
-  Lane lanes[kLanes];
-  unsigned active = 0;
-  std::size_t next = 0;
-  auto refill = [&](Lane& lane) -> bool {
-    while (next < n) {
-      const std::size_t i = next++;
-      const Flow& f = flows[i];
-      const RouteTracer::Start& s = starts_[f.src];
-      if (s.status != TraceStatus::delivered)
-        fail(i, std::string("the host link is ") + trace_status_name(s.status));
-      if (s.row == RouteTracer::kNoRow) {  // cabled straight to another CA port
-        if (tracer_.fabric().port(s.direct).lid != hosts_[f.dst].lid)
-          fail(i, "cabled to another host, not to LID " + std::to_string(f.dlid));
-        ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
-        ws.path.push_back(s.uplink);
-        ++count[s.uplink];
-        ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
-        continue;
-      }
-      if (f.dlid >= tracer_.lid_limit()) {
-        trace_one(i, s.row);  // reports the black hole
-        continue;
-      }
-      lane.flow = static_cast<std::uint32_t>(i);
-      lane.row = s.row;
-      lane.dlid = f.dlid;
-      lane.want = tracer_.terminal_of_lid(f.dlid);
-      lane.buf[0] = s.uplink;
-      lane.n = 1;
-      tracer_.prefetch(lane.row, lane.dlid);
-      return true;
-    }
-    return false;
-  };
-  while (active < kLanes && refill(lanes[active])) ++active;
-  while (active > 0) {
-    for (unsigned k = 0; k < active;) {
-      Lane& lane = lanes[k];
-      ChannelId c = 0;
-      const std::uint32_t r = tracer_.step(lane.row, lane.dlid, lane.want, c);
-      bool done = false;
-      if (r == RouteTracer::kFailed || (r != RouteTracer::kArrived && lane.n + 1 >= kSlots)) {
-        trace_one(lane.flow, starts_[flows[lane.flow].src].row);  // long path, or why it fails
-        done = true;
-      } else {
-        lane.buf[lane.n++] = c;
-        if (r == RouteTracer::kArrived) {
-          ws.begin[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
-          for (std::uint32_t j = 0; j < lane.n; ++j) {
-            ws.path.push_back(lane.buf[j]);
-            ++count[lane.buf[j]];
-          }
-          ws.end[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
-          done = true;
-        } else {
-          lane.row = r;
-          tracer_.prefetch(r, lane.dlid);
-        }
-      }
-      if (!done) {
-        ++k;
-      } else if (!refill(lane)) {
-        lane = lanes[--active];  // keep the active lanes packed
-      }
-    }
-  }
+  trace_lanes(flows, ws);
 
   // Shares, summed in flow order by the kernel the router's estimate uses
   // (traffic/channel_load.h); every path starts with its host link, so no
   // path is empty.
+  const std::uint32_t* count = ws.count.data();
   const FlowPaths paths{ws.path.data(), ws.begin.data(), ws.end.data(), n};
   const double sum = sum_of_shares(paths, count);
   ws.injection.resize(n);
@@ -195,14 +110,109 @@ RunScore EbbScorer::score_general(const std::vector<Flow>& flows, Workspace& ws,
   if (maxmin) result.maxmin = n ? maxmin_value(n, ws) : 1.0;
 
   for (ChannelId c : ws.path) {
-    if (!count[c]) continue;  // already recorded (channel shared by flows)
+    if (!ws.count[c]) continue;  // already recorded (channel shared by flows)
     if (stats) {
-      stats->sum[c] += count[c];
-      stats->max[c] = std::max(stats->max[c], count[c]);
+      stats->sum[c] += ws.count[c];
+      stats->max[c] = std::max(stats->max[c], ws.count[c]);
     }
-    count[c] = 0;
+    ws.count[c] = 0;
   }
   return result;
+}
+
+void EbbScorer::trace_lanes(const std::vector<Flow>& flows, Workspace& ws) const {
+  constexpr unsigned kLanes = 32;
+  ws.path.clear();
+  ws.begin.assign(flows.size(), 0);
+  ws.end.assign(flows.size(), 0);
+  Lane lanes[kLanes];
+  unsigned active = 0;
+  std::size_t next = 0;
+  while (active < kLanes && refill(flows, next, lanes[active], ws)) ++active;
+  while (active > 0) {
+    for (unsigned k = 0; k < active;) {
+      if (!step_lane(flows, lanes[k], ws)) {
+        ++k;
+      } else if (!refill(flows, next, lanes[k], ws)) {
+        lanes[k] = lanes[--active];  // keep the active lanes packed
+      }
+    }
+  }
+}
+
+bool EbbScorer::step_lane(const std::vector<Flow>& flows, Lane& lane, Workspace& ws) const {
+  ChannelId c = 0;
+  const std::uint32_t r = tracer_.step(lane.row, lane.dlid, lane.want, c);
+  if (r == RouteTracer::kFailed || (r != RouteTracer::kArrived && lane.n + 1 >= Lane::kSlots)) {
+    trace_one(flows, lane.flow, starts_[flows[lane.flow].src].row, ws);  // long, or why it fails
+    return true;
+  }
+  lane.buf[lane.n++] = c;
+  if (r == RouteTracer::kArrived) {
+    ws.begin[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
+    for (std::uint32_t j = 0; j < lane.n; ++j) {
+      ws.path.push_back(lane.buf[j]);
+      ++ws.count[lane.buf[j]];
+    }
+    ws.end[lane.flow] = static_cast<std::uint32_t>(ws.path.size());
+    return true;
+  }
+  lane.row = r;
+  tracer_.prefetch(r, lane.dlid);
+  return false;
+}
+
+bool EbbScorer::refill(const std::vector<Flow>& flows, std::size_t& next, Lane& lane,
+                       Workspace& ws) const {
+  while (next < flows.size()) {
+    const std::size_t i = next++;
+    const Flow& f = flows[i];
+    const RouteTracer::Start& s = starts_[f.src];
+    if (s.status != TraceStatus::delivered)
+      fail(flows, i, std::string("the host link is ") + trace_status_name(s.status), ws);
+    if (s.row == RouteTracer::kNoRow) {  // cabled straight to another CA port
+      if (tracer_.fabric().port(s.direct).lid != hosts_[f.dst].lid)
+        fail(flows, i, "cabled to another host, not to LID " + std::to_string(f.dlid), ws);
+      ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
+      ws.path.push_back(s.uplink);
+      ++ws.count[s.uplink];
+      ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
+      continue;
+    }
+    if (f.dlid >= tracer_.lid_limit()) {
+      trace_one(flows, i, s.row, ws);  // reports the black hole
+      continue;
+    }
+    lane.flow = static_cast<std::uint32_t>(i);
+    lane.row = s.row;
+    lane.dlid = f.dlid;
+    lane.want = tracer_.terminal_of_lid(f.dlid);
+    lane.buf[0] = s.uplink;
+    lane.n = 1;
+    tracer_.prefetch(lane.row, lane.dlid);
+    return true;
+  }
+  return false;
+}
+
+void EbbScorer::trace_one(const std::vector<Flow>& flows, std::size_t i, std::uint32_t row,
+                          Workspace& ws) const {
+  ws.begin[i] = static_cast<std::uint32_t>(ws.path.size());
+  ws.path.push_back(starts_[flows[i].src].uplink);
+  ++ws.count[ws.path.back()];
+  const TraceEnd end = tracer_.trace(row, flows[i].dlid, [&](ChannelId c) {
+    ws.path.push_back(c);
+    ++ws.count[c];
+  });
+  ws.end[i] = static_cast<std::uint32_t>(ws.path.size());
+  if (end.status != TraceStatus::delivered)
+    fail(flows, i, describe_trace_end(tracer_, end, flows[i].dlid), ws);
+}
+
+void EbbScorer::fail(const std::vector<Flow>& flows, std::size_t i, const std::string& why,
+                     Workspace& ws) const {
+  for (ChannelId c : ws.path) ws.count[c] = 0;  // leave the workspace clean
+  broken(flows[i], why);
 }
 
 // Progressive filling: repeatedly the link with the smallest fair share

@@ -84,8 +84,31 @@ class EbbScorer {
   // of 64K flows or more.
   bool score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkStats* stats,
                    RunScore& result) const;
+  // score_dense's steps (ebb_scorer_dense.cc): false when a flow needs the
+  // general path.
+  bool order_by_column(const std::vector<Flow>& flows, Workspace& ws) const;
+  bool trace_dense(const std::vector<Flow>& flows, Workspace& ws) const;
+  void dense_shares(const std::vector<Flow>& flows, Workspace& ws, RunScore& result) const;
+  // Zeroes the 16-bit counts of the n paths (`used` channels in all), adding
+  // them to stats first.
+  void release_dense_counts(std::size_t n, std::size_t used, Workspace& ws, LinkStats* stats) const;
+
   RunScore score_general(const std::vector<Flow>& flows, Workspace& ws, bool maxmin,
                          LinkStats* stats) const;
+  // score_general's trace: every flow's path into ws.path, counted.
+  struct Lane;
+  void trace_lanes(const std::vector<Flow>& flows, Workspace& ws) const;
+  // One hop of a lane's flow; true when the flow is done with.
+  bool step_lane(const std::vector<Flow>& flows, Lane& lane, Workspace& ws) const;
+  // Starts flows[next] onwards: those that need no lane are done at once;
+  // false when none is left.
+  bool refill(const std::vector<Flow>& flows, std::size_t& next, Lane& lane, Workspace& ws) const;
+  // Sequential trace, for paths too long for a lane and for diagnostics.
+  void trace_one(const std::vector<Flow>& flows, std::size_t i, std::uint32_t row,
+                 Workspace& ws) const;
+  // Throws RouteError for flows[i], the workspace clean.
+  [[noreturn]] void fail(const std::vector<Flow>& flows, std::size_t i, const std::string& why,
+                         Workspace& ws) const;
   double maxmin_value(std::size_t flow_count, Workspace& ws) const;
   [[noreturn]] void broken(const Flow& f, const std::string& why) const;
 

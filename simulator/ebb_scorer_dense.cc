@@ -8,8 +8,31 @@
 
 namespace psssp::sim {
 
+namespace {
+// Flow order[k]'s path goes to path[k * kSlots ...]; a longer path takes the
+// general tracer.
+constexpr std::uint32_t kSlots = 16;
+}  // namespace
+
 bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkStats* stats,
                             RunScore& result) const {
+  if (!order_by_column(flows, ws)) return false;
+  if (!trace_dense(flows, ws)) return false;  // nothing counted yet
+  const std::size_t n = flows.size();
+  std::size_t used = 0;
+  const ChannelId* path = ws.path.data();
+  const std::uint32_t* len = ws.end.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    used += len[k];
+    for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q)
+      ++ws.count16[*q];
+  }
+  dense_shares(flows, ws, result);
+  release_dense_counts(n, used, ws, stats);
+  return true;
+}
+
+bool EbbScorer::order_by_column(const std::vector<Flow>& flows, Workspace& ws) const {
   const std::size_t n = flows.size();
   if (n > 0xFFFF) return false;  // counts must fit 16 bits
   const std::size_t lid_limit = column_of_lid_.size();
@@ -24,12 +47,14 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   for (std::size_t i = 0; i < n; ++i)
     ws.order[bucket[column_of_lid_[flows[i].dlid]]++] = static_cast<std::uint32_t>(i);
   std::fill(ws.bucket.begin(), ws.bucket.end(), 0);
+  return true;
+}
 
+bool EbbScorer::trace_dense(const std::vector<Flow>& flows, Workspace& ws) const {
   // All flows advance one hop per pass, in destination order, over the
   // flows still under way: the lookups of a pass do not depend on each
-  // other, so their cache misses overlap. Flow order[k]'s path goes to
-  // path[k * kSlots ...]; a longer path takes the general tracer.
-  constexpr std::uint32_t kSlots = 16;
+  // other, so their cache misses overlap.
+  const std::size_t n = flows.size();
   if (ws.count16.size() != capacity_.size()) ws.count16.assign(capacity_.size(), 0);
   if (ws.path.size() < n * kSlots) ws.path.resize(n * kSlots);
   ws.row.resize(n);
@@ -38,7 +63,6 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   ws.active.resize(n);
   ws.end.resize(n);
   ChannelId* path = ws.path.data();
-  std::uint16_t* count = ws.count16.data();
   std::uint32_t* row = ws.row.data();
   std::uint32_t* want = ws.want.data();
   std::size_t* base = ws.base.data();
@@ -58,7 +82,7 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   }
   std::size_t under_way = n;
   for (std::uint32_t hop = 1; under_way > 0; ++hop) {
-    if (hop == kSlots) return false;  // nothing counted yet
+    if (hop == kSlots) return false;
     std::size_t still = 0;
     constexpr std::size_t kAhead = 16;  // flows whose LFT byte is fetched early
     for (std::size_t a = 0; a < under_way; ++a) {
@@ -80,14 +104,17 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
     }
     under_way = still;
   }
-  std::size_t used = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    used += len[k];
-    for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q) ++count[*q];
-  }
+  return true;
+}
 
+void EbbScorer::dense_shares(const std::vector<Flow>& flows, Workspace& ws,
+                             RunScore& result) const {
   // Per flow (in destination order) its largest count and capacity share;
   // summed below in flow order exactly as score_general does.
+  const std::size_t n = flows.size();
+  const ChannelId* path = ws.path.data();
+  const std::uint16_t* count = ws.count16.data();
+  const std::uint32_t* len = ws.end.data();
   ws.worst.resize(n);
   if (!uniform_) ws.cap_share.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -113,7 +140,13 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
   }
   result.ebb = n ? sum / static_cast<double>(n) : 1.0;
   result.capacity = n ? cap_sum / static_cast<double>(n) : 1.0;
+}
 
+void EbbScorer::release_dense_counts(std::size_t n, std::size_t used, Workspace& ws,
+                                     LinkStats* stats) const {
+  const ChannelId* path = ws.path.data();
+  std::uint16_t* count = ws.count16.data();
+  const std::uint32_t* len = ws.end.data();
   if (stats) {
     for (std::size_t k = 0; k < n; ++k)
       for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q) {
@@ -130,7 +163,6 @@ bool EbbScorer::score_dense(const std::vector<Flow>& flows, Workspace& ws, LinkS
       for (const ChannelId* q = path + k * kSlots; q < path + k * kSlots + len[k]; ++q)
         count[*q] = 0;
   }
-  return true;
 }
 
 }  // namespace psssp::sim
