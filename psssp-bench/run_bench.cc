@@ -194,14 +194,8 @@ void write_outputs(const BenchOptions& o, Plan& plan, const Report& report) {
   plan.outputs->commit();
 }
 
-}  // namespace
-
-int run_bench(const BenchOptions& o, MPI_Comm comm) {
-  const double t_start = MPI_Wtime();
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  Plan plan;
+// Every rank's ports and rank 0's plan; returns the run count, on every rank.
+std::uint64_t make_plan(const BenchOptions& o, MPI_Comm comm, int rank, int size, Plan& plan) {
   collective(comm, [&] {
     if (size < 2) throw std::runtime_error("psssp-bench needs at least 2 ranks (mpirun -np N)");
   });
@@ -209,10 +203,14 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
   collective(comm, [&] {
     if (rank == 0) plan_on_rank0(o, static_cast<std::size_t>(size), plan);
   });
-
-  // Every rank draws the same runs; only its own part is kept.
   std::uint64_t runs = rank == 0 ? plan.run_flows.size() : 0;
   MPI_Bcast(&runs, 1, MPI_UINT64_T, 0, comm);
+  return runs;
+}
+
+// Every rank draws the same runs; only its own part is kept.
+RankSchedule own_schedule(const BenchOptions& o, const Plan& plan, int rank, int size,
+                          std::uint64_t runs) {
   std::vector<std::uint32_t> dummy_lids(static_cast<std::size_t>(size));
   for (std::size_t i = 0; i < dummy_lids.size(); ++i)
     dummy_lids[i] = static_cast<std::uint32_t>(i + 1);
@@ -222,14 +220,12 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
     own_flows = std::make_unique<RankFlows>(o.pattern, dummy_lids, o.seed);
     flows = own_flows.get();
   }
-  const RankSchedule schedule = rank_schedule(*flows, static_cast<std::uint32_t>(rank), runs);
+  return rank_schedule(*flows, static_cast<std::uint32_t>(rank), runs);
+}
 
-  TransferConfig config;
-  config.bytes = o.bytes;
-  config.iterations = o.iterations;
-  Transfers transfers(comm, config);
-  connect_partners(schedule, comm);
-  const std::vector<double> reference = measure_reference(transfers, rank, comm);
+// The warm-up runs (run 0's transfers); returns the longest.
+double warm_up(const BenchOptions& o, const RankSchedule& schedule, Transfers& transfers,
+               MPI_Comm comm) {
   double local = 0, longest = 0;
   for (std::uint64_t w = 0; w < o.warmup; ++w) {
     MPI_Barrier(comm);
@@ -237,62 +233,96 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
     transfers.run(schedule.send_to[0], schedule.receive_from[0], 0, local);
     longest = std::max(longest, MPI_Wtime() - t_w);
   }
+  return longest;
+}
 
-  // The timed runs. The allreduce before each is the barrier between runs
-  // and carries the stop when the next run would end past --time-limit.
-  std::vector<Record> records;
-  std::vector<double> local_seconds(runs, 0.0);
-  double sync = 0;
-  std::uint64_t stopped_at = runs;
+// What this rank saw of the timed runs.
+struct TimedRuns {
+  std::vector<Record> records;                // as receiver
+  std::vector<double> local_seconds;          // per run: when this rank's last request finished
+  double sync = 0;                            // in the allreduces between runs
+  double longest = 0;                         // the longest run, warm-up included
+  std::uint64_t stopped_at = 0;               // the run --time-limit stopped at, else runs
+  double t_loop = 0, own_loop = 0, loop = 0;  // start, own end, everyone's end
+};
+
+// The timed runs. The allreduce before each is the barrier between runs
+// and carries the stop when the next run would end past --time-limit.
+TimedRuns timed_runs(const BenchOptions& o, const RankSchedule& schedule, Transfers& transfers,
+                     std::uint64_t runs, double t_start, double longest, MPI_Comm comm) {
+  TimedRuns t;
+  t.local_seconds.assign(runs, 0.0);
+  t.longest = longest;
+  t.stopped_at = runs;
   if (o.time_limit > 0) transfers.set_deadline(t_start + o.time_limit);
   MPI_Barrier(comm);
-  const double t_loop = MPI_Wtime();
+  t.t_loop = MPI_Wtime();
   for (std::uint64_t r = 0; r < runs; ++r) {
     const double t_a = MPI_Wtime();
-    int stop = o.time_limit > 0 && t_a - t_start + longest > o.time_limit ? 1 : 0, any = 0;
+    int stop = o.time_limit > 0 && t_a - t_start + t.longest > o.time_limit ? 1 : 0, any = 0;
     MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_MAX, comm);
     const double t_b = MPI_Wtime();
-    sync += t_b - t_a;
+    t.sync += t_b - t_a;
     if (any) {
-      stopped_at = r;
+      t.stopped_at = r;
       break;
     }
     const double seconds =
-        transfers.run(schedule.send_to[r], schedule.receive_from[r], r, local_seconds[r]);
+        transfers.run(schedule.send_to[r], schedule.receive_from[r], r, t.local_seconds[r]);
     if (schedule.receive_from[r] != RankSchedule::kNone)
-      records.push_back(
+      t.records.push_back(
           Record{transfers.gbps(seconds), static_cast<std::uint32_t>(r), schedule.receive_from[r]});
-    longest = std::max(longest, MPI_Wtime() - t_a);
+    t.longest = std::max(t.longest, MPI_Wtime() - t_a);
   }
-  const double own_loop = MPI_Wtime() - t_loop;  // without waiting for the others' last run
+  t.own_loop = MPI_Wtime() - t.t_loop;  // without waiting for the others' last run
   MPI_Barrier(comm);
-  const double loop = MPI_Wtime() - t_loop;
+  t.loop = MPI_Wtime() - t.t_loop;
+  return t;
+}
+
+void check_stopped(const BenchOptions& o, const TimedRuns& t, std::uint64_t runs, int rank,
+                   MPI_Comm comm) {
   collective(comm, [&] {
-    if (stopped_at < runs && rank == 0) {
+    if (t.stopped_at < runs && rank == 0) {
       char text[256];
       std::snprintf(text, sizeof text,
                     "--time-limit %.0f s: run %llu of %llu would end past it (longest run so far "
                     "%.3f s); stopped on every rank, no result written",
-                    o.time_limit, static_cast<unsigned long long>(stopped_at),
-                    static_cast<unsigned long long>(runs), longest);
+                    o.time_limit, static_cast<unsigned long long>(t.stopped_at),
+                    static_cast<unsigned long long>(runs), t.longest);
       throw std::runtime_error(text);
     }
   });
+}
 
-  // Timing: the slowest rank's transfers per run, bookkeeping, one barrier.
-  double local_sum = 0;
-  for (double s : local_seconds) local_sum += s;
-  double bookkeeping = (own_loop - sync - local_sum) / static_cast<double>(runs);
+// Rank 0's timing: the slowest rank's transfers per run, bookkeeping, one barrier.
+struct LoopTiming {
   double worst_bookkeeping = 0;
-  MPI_Reduce(&bookkeeping, &worst_bookkeeping, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-  std::vector<double> slowest(rank == 0 ? runs : 0);
-  MPI_Reduce(local_seconds.data(), slowest.data(), static_cast<int>(runs), MPI_DOUBLE, MPI_MAX, 0,
-             comm);
-  const double barrier = barrier_seconds(comm);
+  std::vector<double> slowest;  // per run
+  double barrier = 0;
+};
 
-  // Every receiver's records to rank 0.
+LoopTiming reduce_timing(const TimedRuns& t, std::uint64_t runs, int rank, MPI_Comm comm) {
+  LoopTiming timing;
+  double local_sum = 0;
+  for (double s : t.local_seconds) local_sum += s;
+  double bookkeeping = (t.own_loop - t.sync - local_sum) / static_cast<double>(runs);
+  MPI_Reduce(&bookkeeping, &timing.worst_bookkeeping, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  timing.slowest.resize(rank == 0 ? runs : 0);
+  MPI_Reduce(t.local_seconds.data(), timing.slowest.data(), static_cast<int>(runs), MPI_DOUBLE,
+             MPI_MAX, 0, comm);
+  timing.barrier = barrier_seconds(comm);
+  return timing;
+}
+
+// Every receiver's records to rank 0: all of them there (counts and displs
+// in bytes, per rank), nothing elsewhere.
+std::vector<Record> gather_records(const std::vector<Record>& records, int rank, int size,
+                                   MPI_Comm comm, std::vector<int>& counts,
+                                   std::vector<int>& displs) {
   int bytes = static_cast<int>(records.size() * sizeof(Record));
-  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0), displs(counts.size());
+  counts.assign(rank == 0 ? static_cast<std::size_t>(size) : 0, 0);
+  displs.assign(counts.size(), 0);
   MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
   std::vector<Record> all;
   if (rank == 0) {
@@ -305,6 +335,32 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
   }
   MPI_Gatherv(records.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
               0, comm);
+  return all;
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& o, MPI_Comm comm) {
+  const double t_start = MPI_Wtime();
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Plan plan;
+  const std::uint64_t runs = make_plan(o, comm, rank, size, plan);
+  const RankSchedule schedule = own_schedule(o, plan, rank, size, runs);
+
+  TransferConfig config;
+  config.bytes = o.bytes;
+  config.iterations = o.iterations;
+  Transfers transfers(comm, config);
+  connect_partners(schedule, comm);
+  const std::vector<double> reference = measure_reference(transfers, rank, comm);
+  const double longest = warm_up(o, schedule, transfers, comm);
+  const TimedRuns timed = timed_runs(o, schedule, transfers, runs, t_start, longest, comm);
+  check_stopped(o, timed, runs, rank, comm);
+  const LoopTiming timing = reduce_timing(timed, runs, rank, comm);
+  std::vector<int> counts, displs;
+  const std::vector<Record> all = gather_records(timed.records, rank, size, comm, counts, displs);
 
   collective(comm, [&] {
     if (rank != 0) return;
@@ -319,11 +375,11 @@ int run_bench(const BenchOptions& o, MPI_Comm comm) {
     report.reference_gbps = *std::max_element(reference.begin(), reference.end());
     collect_results(plan, all, counts, displs, report);
     normalise(report);
-    report.timing.setup = t_loop - t_start;
-    report.timing.loop = loop;
-    for (double s : slowest) report.timing.transfers += s;
-    report.timing.bookkeeping = worst_bookkeeping;
-    report.timing.allreduce = barrier;
+    report.timing.setup = timed.t_loop - t_start;
+    report.timing.loop = timed.loop;
+    for (double s : timing.slowest) report.timing.transfers += s;
+    report.timing.bookkeeping = timing.worst_bookkeeping;
+    report.timing.allreduce = timing.barrier;
     report.timing.total = MPI_Wtime() - t_start;
     write_outputs(o, plan, report);
   });
