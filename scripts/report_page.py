@@ -23,9 +23,9 @@ def _image(path):
     return "data:image/png;base64," + data
 
 
-def _table(headers, rows, cls="", best=(), fell_back=()):
+def _table(headers, rows, cls="", best=(), fell_back=(), footer=None):
     """best: (row, column) cells to mark as the best; fell_back: rows of
-    engines OpenSM replaced."""
+    engines OpenSM replaced; footer: a row after the engines' (the bound)."""
     out = ['<table%s>' % (' class="%s"' % cls if cls else ""), "<thead><tr>"]
     out += ["<th>%s</th>" % _escape(h) for h in headers]
     out.append("</tr></thead><tbody>")
@@ -34,7 +34,11 @@ def _table(headers, rows, cls="", best=(), fell_back=()):
                         if (i, j) in best else "<td>%s</td>" % _escape(str(v))
                         for j, v in enumerate(row))
         out.append(('<tr class="fallback">' if i in fell_back else "<tr>") + cells + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody>")
+    if footer:
+        out.append('<tfoot><tr class="bound">%s</tr></tfoot>'
+                   % "".join("<td>%s</td>" % _escape(str(v)) for v in footer))
+    out.append("</table>")
     return "\n".join(out)
 
 
@@ -51,22 +55,24 @@ img { max-width: 100%; border: 1px solid #ddd; }
 td.best { font-weight: bold; background: #d9f2d9; }
 td.best::after { content: " \\2605"; }
 tr.fallback td { background: #fbe3e3; }
+tr.bound td { font-style: italic; background: #f4f4f4; border-top: 2px solid #888; }
 pre { background: #f6f6f6; padding: 0.6em; font-size: 11px; overflow-x: auto;
       white-space: pre-wrap; }
 """
 
 
 def write_report(path, title, notes, headers, rows, images, hot_spots, evidence, commands,
-                 best=(), fell_back=()):
+                 best=(), fell_back=(), bound=None):
     """notes: paragraphs (text); headers/rows: the results table, one row per
     engine; images: [(caption, PNG path)]; hot_spots: {engine: [dict]};
     evidence: [(engine, text)]; commands: [argv list]; best: (row, column)
-    cells of the best values, fell_back: rows of engines that fell back."""
+    cells of the best values, fell_back: rows of engines that fell back;
+    bound: the bound's row, below the engines' (its cells as text)."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              "<title>%s</title>" % _escape(title), "<style>%s</style>" % STYLE,
              "</head><body>", "<h1>%s</h1>" % _escape(title)]
     parts += ["<p>%s</p>" % _escape(n) for n in notes]
-    parts += ["<h2>Results</h2>", _table(headers, rows, "results", best, fell_back)]
+    parts += ["<h2>Results</h2>", _table(headers, rows, "results", best, fell_back, bound)]
     if best or fell_back:
         parts.append('<p class="legend">Green with a star: the best value of each lead-metric '
                      'column; red rows: engines OpenSM replaced by a fallback.</p>')

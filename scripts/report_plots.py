@@ -58,12 +58,15 @@ def _markers(engines):
     return {e: marker for e, (_, marker) in engine_styles(engines).items()}
 
 
-def ebb_bars(rows, patterns, key, ylabel, title, path, fell_back=()):
+def ebb_bars(rows, patterns, key, ylabel, title, path, fell_back=(), bound=None,
+             bound_label="bound"):
     """Two panels: the eBB of every engine per pattern, its value on each bar
     (the 95% CI as error bars where given); and each engine's difference to
     the best engine of that pattern in percentage points, where differences
     of a hundredth show. rows: [(engine, {pattern: (value, ci95 or None)})].
-    Engines in fell_back are hatched and starred. Width capped at 12 inches."""
+    Engines in fell_back are hatched and starred. bound: {pattern: value}, a
+    dashed line across the pattern's bars, its value at the right end, in
+    the legend as bound_label. Width capped at 12 inches."""
     plt = _pyplot()
     if plt is None or not rows:
         return None
@@ -86,6 +89,15 @@ def ebb_bars(rows, patterns, key, ylabel, title, path, fell_back=()):
                      padding=2)
         diff.scatter([100 * (y - best[p]) for p, y in zip(patterns, ys)], range(len(patterns)),
                      color=colour, marker=marker, s=50, label=name, zorder=3)
+    labelled = False
+    for j, p in enumerate(patterns):
+        if (bound or {}).get(p) is None:
+            continue
+        ax.hlines(bound[p], j - 0.44, j + 0.44, colors="#222", linestyles="--", linewidth=1.2,
+                  zorder=4, label="_nolegend_" if labelled else bound_label)
+        ax.annotate("%.3f" % bound[p], (j + 0.44, bound[p]), xytext=(0, 2), ha="right",
+                    textcoords="offset points", fontsize=6, color="#222")
+        labelled = True
     ax.set_xticks(range(len(patterns)))
     ax.set_xticklabels(patterns, fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
@@ -98,9 +110,9 @@ def ebb_bars(rows, patterns, key, ylabel, title, path, fell_back=()):
     diff.grid(axis="x", alpha=0.3)
     diff.invert_yaxis()
     handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(n, 6), fontsize=7)
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), fontsize=7)
     fig.suptitle(title, fontsize=9)
-    fig.tight_layout(rect=(0, 0.12 if n > 6 else 0.08, 1, 1))
+    fig.tight_layout(rect=(0, 0.12 if len(labels) > 6 else 0.08, 1, 1))
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return path
