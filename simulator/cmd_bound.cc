@@ -105,10 +105,19 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : s / static_cast<double>(v.size());
 }
 
-int run_bound(const BoundOptions& o) {
-  cli::OutputFiles outputs;
-  outputs.claim_stdout(o.json ? "--json" : "the bound table");
-  const auto t0 = bound::Clock::now();
+// What the bound of every run came to, for the table or the JSON report.
+struct BoundReport {
+  const PatternGenerator& gen;
+  std::size_t hosts;
+  std::uint64_t runs;
+  unsigned threads;
+  const std::vector<RunBound>& per_run;
+  Outcome out;
+  Summary s;     // of the bounds
+  double total;  // wall seconds, everything
+};
+
+bound::SolveOptions solve_options(const BoundOptions& o, bound::Clock::time_point t0) {
   bound::SolveOptions solve;
   solve.method = parse_method(o.method);
   solve.minimal = o.minimal;
@@ -116,6 +125,87 @@ int run_bound(const BoundOptions& o) {
   if (o.time_limit > 0)
     solve.deadline = t0 + std::chrono::duration_cast<bound::Clock::duration>(
                               std::chrono::duration<double>(o.time_limit));
+  return solve;
+}
+
+// bound_runs with a progress line.
+std::vector<RunBound> bound_with_progress(const bound::ChannelNetwork& net,
+                                          const PatternGenerator& gen,
+                                          const bound::SolveOptions& solve, std::uint64_t runs,
+                                          unsigned threads) {
+  BoundConfig config;
+  config.solve = solve;
+  config.runs = runs;
+  config.threads = threads;
+  ProgressLine progress("bound", runs, stderr_is_tty());
+  config.progress = &progress.count;
+  return bound_runs(net, gen, config);
+}
+
+void print_json(const BoundOptions& o, const BoundReport& r) {
+  cli::Json report = cli::json_report();
+  report["fabric"] = o.input.path;
+  report["pattern"] = r.gen.spec().name;
+  report["runs"] = r.runs;
+  report["runs_bounded"] = r.out.upper.size();
+  report["random"] = r.gen.random();
+  report["seed"] = o.seed;
+  report["hosts"] = r.hosts;
+  report["threads"] = r.threads;
+  report["minimal"] = o.minimal;
+  report["capacity"] = o.capacity;
+  report["solver"] = "COIN-OR CLP";
+  report["method"] = o.method;
+  report["eps"] = o.eps;
+  report["runs_exact"] = r.out.exact;
+  report["runs_approximate"] = r.out.approximate;
+  report["runs_arc_lp"] = r.out.arc_lp;
+  report["runs_incomplete"] = r.out.incomplete;
+  report["bound"] = r.s.mean;
+  report["ci95"] = {r.s.ci95_low, r.s.ci95_high};
+  report["min"] = r.s.min;
+  report["max"] = r.s.max;
+  report["stddev"] = r.s.stddev;
+  report["feasible"] = mean(r.out.lower);
+  report["max_gap"] = r.out.max_gap;
+  report["seconds"] = r.total;
+  report["seconds_per_run"] = mean(r.out.seconds);
+  report["seconds_per_run_max"] = r.out.seconds_max;
+  cli::Json& list = report["run_bounds"] = cli::Json::array();
+  for (const RunBound& b : r.per_run) list.push_back(b.solved ? cli::Json(b.upper) : cli::Json());
+  cli::write_json(std::cout, report);
+}
+
+void print_table(const BoundOptions& o, const BoundReport& r) {
+  const std::string what = std::string(o.minimal ? "minimal paths" : "any routing") + ", " +
+                           (o.capacity ? "cap-eBB" : "eBB");
+  std::printf(
+      "fabric %s: %zu hosts, pattern %s, %zu of %llu runs bounded, seed %llu, %u "
+      "threads\n",
+      o.input.path.c_str(), r.hosts, r.gen.spec().name.c_str(), r.out.upper.size(),
+      static_cast<unsigned long long>(r.runs), static_cast<unsigned long long>(o.seed), r.threads);
+  std::printf("bound (%s): %.6f [%.6f, %.6f] min %.6f max %.6f\n", what.c_str(), r.s.mean,
+              r.s.ci95_low, r.s.ci95_high, r.s.min, r.s.max);
+  std::printf("feasible flow found: %.6f (largest gap to the bound %.2f%%)\n", mean(r.out.lower),
+              100.0 * r.out.max_gap);
+  std::printf(
+      "method: COIN-OR CLP; column generation exact (gap <= 1e-6) on %llu runs, "
+      "approximate (gap <= %g) on %llu runs; arc LP on %llu runs",
+      static_cast<unsigned long long>(r.out.exact), o.eps,
+      static_cast<unsigned long long>(r.out.approximate),
+      static_cast<unsigned long long>(r.out.arc_lp));
+  if (r.out.incomplete)
+    std::printf("; %llu runs stopped by --time-limit (bound valid, looser)",
+                static_cast<unsigned long long>(r.out.incomplete));
+  std::printf("\ntime: %.2f s total, %.3f s per run (mean), %.3f s (max)\n", r.total,
+              mean(r.out.seconds), r.out.seconds_max);
+}
+
+int run_bound(const BoundOptions& o) {
+  cli::OutputFiles outputs;
+  outputs.claim_stdout(o.json ? "--json" : "the bound table");
+  const auto t0 = bound::Clock::now();
+  const bound::SolveOptions solve = solve_options(o, t0);
 
   const Fabric fabric = load_fabric(o.input);
   const std::vector<Host> hosts = select_hosts(fabric, HostFilter{o.hosts_regex, o.hosts_file});
@@ -128,81 +218,18 @@ int run_bound(const BoundOptions& o) {
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
   const bound::ChannelNetwork net(fabric, o.capacity);
-
-  BoundConfig config;
-  config.solve = solve;
-  config.runs = runs;
-  config.threads = threads;
-  std::vector<RunBound> per_run;
-  {
-    ProgressLine progress("bound", runs, stderr_is_tty());
-    config.progress = &progress.count;
-    per_run = bound_runs(net, gen, config);
-  }
-  const Outcome out = collect(per_run);
+  const std::vector<RunBound> per_run = bound_with_progress(net, gen, solve, runs, threads);
+  Outcome out = collect(per_run);
   if (out.upper.empty())
     throw std::runtime_error("--time-limit " + std::to_string(o.time_limit) +
                              " s passed before the first run was bounded");
   const Summary s = summarize(out.upper);
   const double total = std::chrono::duration<double>(bound::Clock::now() - t0).count();
-  const std::string what = std::string(o.minimal ? "minimal paths" : "any routing") + ", " +
-                           (o.capacity ? "cap-eBB" : "eBB");
-  const std::string eps = std::to_string(o.eps);
-
-  if (o.json) {
-    cli::Json report = cli::json_report();
-    report["fabric"] = o.input.path;
-    report["pattern"] = gen.spec().name;
-    report["runs"] = runs;
-    report["runs_bounded"] = out.upper.size();
-    report["random"] = gen.random();
-    report["seed"] = o.seed;
-    report["hosts"] = hosts.size();
-    report["threads"] = threads;
-    report["minimal"] = o.minimal;
-    report["capacity"] = o.capacity;
-    report["solver"] = "COIN-OR CLP";
-    report["method"] = o.method;
-    report["eps"] = o.eps;
-    report["runs_exact"] = out.exact;
-    report["runs_approximate"] = out.approximate;
-    report["runs_arc_lp"] = out.arc_lp;
-    report["runs_incomplete"] = out.incomplete;
-    report["bound"] = s.mean;
-    report["ci95"] = {s.ci95_low, s.ci95_high};
-    report["min"] = s.min;
-    report["max"] = s.max;
-    report["stddev"] = s.stddev;
-    report["feasible"] = mean(out.lower);
-    report["max_gap"] = out.max_gap;
-    report["seconds"] = total;
-    report["seconds_per_run"] = mean(out.seconds);
-    report["seconds_per_run_max"] = out.seconds_max;
-    cli::Json& list = report["run_bounds"] = cli::Json::array();
-    for (const RunBound& r : per_run) list.push_back(r.solved ? cli::Json(r.upper) : cli::Json());
-    cli::write_json(std::cout, report);
-  } else {
-    std::printf(
-        "fabric %s: %zu hosts, pattern %s, %zu of %llu runs bounded, seed %llu, %u "
-        "threads\n",
-        o.input.path.c_str(), hosts.size(), gen.spec().name.c_str(), out.upper.size(),
-        static_cast<unsigned long long>(runs), static_cast<unsigned long long>(o.seed), threads);
-    std::printf("bound (%s): %.6f [%.6f, %.6f] min %.6f max %.6f\n", what.c_str(), s.mean,
-                s.ci95_low, s.ci95_high, s.min, s.max);
-    std::printf("feasible flow found: %.6f (largest gap to the bound %.2f%%)\n", mean(out.lower),
-                100.0 * out.max_gap);
-    std::printf(
-        "method: COIN-OR CLP; column generation exact (gap <= 1e-6) on %llu runs, "
-        "approximate (gap <= %g) on %llu runs; arc LP on %llu runs",
-        static_cast<unsigned long long>(out.exact), o.eps,
-        static_cast<unsigned long long>(out.approximate),
-        static_cast<unsigned long long>(out.arc_lp));
-    if (out.incomplete)
-      std::printf("; %llu runs stopped by --time-limit (bound valid, looser)",
-                  static_cast<unsigned long long>(out.incomplete));
-    std::printf("\ntime: %.2f s total, %.3f s per run (mean), %.3f s (max)\n", total,
-                mean(out.seconds), out.seconds_max);
-  }
+  const BoundReport report{gen, hosts.size(), runs, threads, per_run, std::move(out), s, total};
+  if (o.json)
+    print_json(o, report);
+  else
+    print_table(o, report);
   outputs.commit();
   return cli::kExitOk;
 }

@@ -283,7 +283,8 @@ void print_csv(const std::string& fabric_path, const PatternGenerator& gen, std:
   }
 }
 
-int score(const ScoreOptions& o) {
+// Option combinations the parser cannot check on its own.
+void check_options(const ScoreOptions& o) {
   if (o.names.size() > o.routes.size()) throw cli::UsageError("more --name than --routes");
   if (o.routes.empty() && o.dump_patterns.empty())
     throw cli::UsageError("--routes is required (or --dump-patterns alone, for the flows)");
@@ -291,6 +292,76 @@ int score(const ScoreOptions& o) {
     throw cli::UsageError(
         "without --routes there is nothing to score: --dump-patterns and "
         "--json only");
+}
+
+// Each --routes file read, with its tracer and scorer (added to `scorers`).
+std::vector<Routing> read_routings(const ScoreOptions& o, const Fabric& fabric,
+                                   const std::vector<Host>& hosts,
+                                   std::vector<const EbbScorer*>& scorers) {
+  std::vector<Routing> routings(o.routes.size());
+  for (std::size_t i = 0; i < o.routes.size(); ++i) {
+    Routing& r = routings[i];
+    r.path = o.routes[i];
+    r.name = i < o.names.size() ? o.names[i] : base_name(o.routes[i]);
+    r.lfts = read_lfts(o.routes[i], fabric);
+    r.tracer = std::make_unique<RouteTracer>(fabric, r.lfts);
+    r.scorer = std::make_unique<EbbScorer>(*r.tracer, hosts);
+    scorers.push_back(r.scorer.get());
+  }
+  return routings;
+}
+
+// score_runs with a progress line; a route that does not deliver fails the check.
+std::vector<RoutingScores> run_scorers(const PatternGenerator& gen,
+                                       const std::vector<const EbbScorer*>& scorers,
+                                       ScoreConfig config) {
+  try {
+    Progress progress(config.runs, stderr_is_tty());
+    config.progress = &progress.count;
+    return score_runs(gen, scorers, config);
+  } catch (const RouteError& e) {
+    throw cli::CheckFailed(e.what());  // a route that does not deliver
+  }
+}
+
+std::vector<Row> summarize_rows(const std::vector<RoutingScores>& scores) {
+  std::vector<Row> rows;
+  for (const RoutingScores& s : scores)
+    rows.push_back(Row{summarize(pick(s.runs, &RunScore::ebb)),
+                       summarize(pick(s.runs, &RunScore::capacity)),
+                       summarize(pick(s.runs, &RunScore::maxmin)), Summary{}});
+  return rows;
+}
+
+// --bound: the LP bound of the first bound_runs runs, on the same flows run
+// by run, and each routing's eBB as a share of it (rows[i].share).
+BoundColumn bound_scores(const Fabric& fabric, const PatternGenerator& gen, std::uint64_t runs,
+                         std::uint64_t bound_runs_asked, unsigned threads,
+                         const std::vector<RoutingScores>& scores, std::vector<Row>& rows) {
+  BoundColumn bound;
+  const bound::ChannelNetwork net(fabric, false);
+  BoundConfig bc;
+  bc.runs = std::min(runs, bound_runs_asked);
+  bc.threads = threads;
+  {
+    ProgressLine progress("bound", bc.runs, stderr_is_tty());
+    bc.progress = &progress.count;
+    bound.runs = bound_runs(net, gen, bc);
+  }
+  std::vector<double> upper;
+  for (const RunBound& b : bound.runs) upper.push_back(b.upper);
+  bound.bound = summarize(upper);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<double> share;
+    for (std::size_t r = 0; r < bound.runs.size(); ++r)
+      share.push_back(bound.runs[r].upper > 0 ? scores[i].runs[r].ebb / bound.runs[r].upper : 1.0);
+    rows[i].share = summarize(share);
+  }
+  return bound;
+}
+
+int score(const ScoreOptions& o) {
+  check_options(o);
   cli::OutputFiles outputs;
   if (o.json || !o.routes.empty())
     outputs.claim_stdout(o.json ? "--json" : o.csv ? "--csv" : "the score table");
@@ -320,65 +391,24 @@ int score(const ScoreOptions& o) {
     return cli::kExitOk;
   }
 
-  std::vector<Routing> routings(o.routes.size());
   std::vector<const EbbScorer*> scorers;
-  for (std::size_t i = 0; i < o.routes.size(); ++i) {
-    Routing& r = routings[i];
-    r.path = o.routes[i];
-    r.name = i < o.names.size() ? o.names[i] : base_name(o.routes[i]);
-    r.lfts = read_lfts(o.routes[i], fabric);
-    r.tracer = std::make_unique<RouteTracer>(fabric, r.lfts);
-    r.scorer = std::make_unique<EbbScorer>(*r.tracer, hosts);
-    scorers.push_back(r.scorer.get());
-  }
-
+  const std::vector<Routing> routings = read_routings(o, fabric, hosts, scorers);
   const auto t_parsed = std::chrono::steady_clock::now();
   ScoreConfig config;
   config.runs = runs;
   config.threads = threads;
   config.maxmin = o.maxmin;
   config.link_stats = link_csv_out != nullptr;
-  std::vector<RoutingScores> scores;
-  try {
-    Progress progress(runs, stderr_is_tty());
-    config.progress = &progress.count;
-    scores = score_runs(gen, scorers, config);
-  } catch (const RouteError& e) {
-    throw cli::CheckFailed(e.what());  // a route that does not deliver
-  }
+  const std::vector<RoutingScores> scores = run_scorers(gen, scorers, config);
   const double score_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_parsed).count();
   const double parse_seconds = std::chrono::duration<double>(t_parsed - t0).count();
   if (patterns_out) write_patterns(*patterns_out, gen, runs);
   if (link_csv_out) write_link_csv(*link_csv_out, fabric, routings, scores, runs);
 
-  std::vector<Row> rows;
-  for (const RoutingScores& s : scores)
-    rows.push_back(Row{summarize(pick(s.runs, &RunScore::ebb)),
-                       summarize(pick(s.runs, &RunScore::capacity)),
-                       summarize(pick(s.runs, &RunScore::maxmin)), Summary{}});
+  std::vector<Row> rows = summarize_rows(scores);
   BoundColumn bound;
-  if (o.bound) {  // the same flows, run by run
-    const bound::ChannelNetwork net(fabric, false);
-    BoundConfig bc;
-    bc.runs = std::min(runs, o.bound_runs);
-    bc.threads = threads;
-    {
-      ProgressLine progress("bound", bc.runs, stderr_is_tty());
-      bc.progress = &progress.count;
-      bound.runs = bound_runs(net, gen, bc);
-    }
-    std::vector<double> upper;
-    for (const RunBound& b : bound.runs) upper.push_back(b.upper);
-    bound.bound = summarize(upper);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      std::vector<double> share;
-      for (std::size_t r = 0; r < bound.runs.size(); ++r)
-        share.push_back(bound.runs[r].upper > 0 ? scores[i].runs[r].ebb / bound.runs[r].upper
-                                                : 1.0);
-      rows[i].share = summarize(share);
-    }
-  }
+  if (o.bound) bound = bound_scores(fabric, gen, runs, o.bound_runs, threads, scores, rows);
   const BoundColumn* bound_column = o.bound ? &bound : nullptr;
   const Timing timing{parse_seconds, score_seconds,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};

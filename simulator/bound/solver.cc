@@ -165,115 +165,160 @@ Solution solve_arc_lp(const ChannelNetwork& net, const std::vector<Commodity>& f
   return s;
 }
 
-Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Commodity>& fs,
-                                 const SolveOptions& o, Method method) {
-  const double eps = method == Method::exact ? kExactGap : o.eps;
-  const ChannelRows rows(net);
-  Pricer pricer(net, o.minimal);
-  const double selves = static_cast<double>(self_count(fs));
-  auto model = quiet_model();
-  {
+// Column generation over path columns: the restricted LP's optimum is the
+// lower bound, the best pricing value the upper; rounds until they meet
+// within eps, nothing prices out, or the deadline.
+class ColumnGeneration {
+ public:
+  ColumnGeneration(const ChannelNetwork& net, const std::vector<Commodity>& fs,
+                   const SolveOptions& o, Method method)
+      : net_(net),
+        fs_(fs),
+        o_(o),
+        eps_(method == Method::exact ? kExactGap : o.eps),
+        rows_(net),
+        pricer_(net, o.minimal),
+        selves_(static_cast<double>(self_count(fs))),
+        model_(empty_model(rows_)),
+        take_(fs.size()) {
+    s_.method = method;
+    s_.upper = std::numeric_limits<double>::infinity();
+    s_.complete = false;
+  }
+
+  Solution run() {
+    // First paths: fewest hops (every channel length 1).
+    std::vector<double> y(net_.channel_count(), 1.0);
+    pricer_.price(fs_, y, length_, &paths_);
+    for (std::size_t f = 0; f < fs_.size(); ++f) take_[f] = std::isfinite(length_[f]);
+    bool added = add_columns();
+    for (;;) {
+      ++s_.rounds;
+      if (added) {
+        set_time(*model_, o_.deadline);
+        model_->primal(1);
+      }
+      if (model_->isProvenOptimal())
+        s_.lower = std::max(s_.lower, model_->objectiveValue() + selves_);
+      y = channel_duals(*model_, rows_, net_.channel_count());
+      const std::vector<double> mixed = smoothed(y);
+      congestion_bound(y.size());
+      const Step step = price_and_add(mixed, y);
+      if (step == Step::converged) {
+        s_.complete = true;
+        break;
+      }
+      if (Clock::now() >= o_.deadline) break;
+      added = step == Step::added;
+      if (!added) {  // nothing prices out: the restricted LP is the LP
+        s_.complete = true;
+        break;
+      }
+    }
+    s_.columns = static_cast<std::size_t>(model_->numberColumns());
+    return s_;
+  }
+
+ private:
+  enum class Step { converged, added, none };
+
+  // The LP with its channel rows and no columns yet.
+  static std::unique_ptr<ClpSimplex> empty_model(const ChannelRows& rows) {
+    auto model = quiet_model();
     std::vector<double> row_lo(rows.channel.size(), -COIN_DBL_MAX);
     std::vector<int> starts{0};
     model->loadProblem(0, static_cast<int>(rows.channel.size()), starts.data(), nullptr, nullptr,
                        nullptr, nullptr, nullptr, row_lo.data(), rows.upper.data());
+    return model;
   }
-  std::vector<double> length;
-  std::vector<std::vector<ChannelId>> paths;
-  auto add_columns = [&](const std::vector<bool>& take) {
+
+  // The paths of the flows in take_ become columns; false when none.
+  bool add_columns() {
     std::vector<int> starts{0}, index;
     std::vector<double> value, obj;
-    for (std::size_t f = 0; f < fs.size(); ++f) {
-      if (!take[f] || paths[f].empty()) continue;
-      for (ChannelId c : paths[f]) {
-        index.push_back(static_cast<int>(rows.row_of[c]));
+    for (std::size_t f = 0; f < fs_.size(); ++f) {
+      if (!take_[f] || paths_[f].empty()) continue;
+      for (ChannelId c : paths_[f]) {
+        index.push_back(static_cast<int>(rows_.row_of[c]));
         value.push_back(1.0);
       }
       starts.push_back(static_cast<int>(index.size()));
-      obj.push_back(fs[f].weight);
+      obj.push_back(fs_[f].weight);
     }
     if (obj.empty()) return false;
     const std::vector<double> lo(obj.size(), 0.0), up(obj.size(), COIN_DBL_MAX);
-    model->addColumns(static_cast<int>(obj.size()), lo.data(), up.data(), obj.data(), starts.data(),
-                      index.data(), value.data());
+    model_->addColumns(static_cast<int>(obj.size()), lo.data(), up.data(), obj.data(),
+                       starts.data(), index.data(), value.data());
     return true;
-  };
-
-  // First paths: fewest hops (every channel length 1).
-  std::vector<double> y(net.channel_count(), 1.0);
-  pricer.price(fs, y, length, &paths);
-  std::vector<bool> take(fs.size());
-  for (std::size_t f = 0; f < fs.size(); ++f) take[f] = std::isfinite(length[f]);
-
-  std::vector<double> center;  // the scaled duals of the best bound so far
-  Solution s;
-  s.method = method;
-  s.upper = std::numeric_limits<double>::infinity();
-  s.complete = false;
-  bool added = add_columns(take);
-  for (;;) {
-    ++s.rounds;
-    if (added) {
-      set_time(*model, o.deadline);
-      model->primal(1);
-    }
-    if (model->isProvenOptimal()) s.lower = std::max(s.lower, model->objectiveValue() + selves);
-    y = channel_duals(*model, rows, net.channel_count());
-    // Smoothed pricing (Wentges): the duals of the restricted LP jump about,
-    // so paths are sought under a mix of them and the duals of the best bound
-    // so far; a path enters if it improves the LP under its own duals, and
-    // when none does, the duals alone decide.
-    std::vector<double> mixed = y;
-    if (!center.empty())
-      for (std::size_t c = 0; c < mixed.size(); ++c)
-        mixed[c] = kSmoothing * center[c] + (1.0 - kSmoothing) * y[c];
-    // Lengths from the feasible flow itself: (load / capacity)^k, nearly the
-    // saturated channels, a cut-like bound where the duals are too sparse.
-    std::vector<double> congestion(y.size(), 0.0);
-    if (model->isProvenOptimal()) {
-      const double* load = model->getRowActivity();
-      for (std::size_t r = 0; r < rows.channel.size(); ++r)
-        congestion[rows.channel[r]] = std::pow(std::max(0.0, load[r]) / rows.upper[r], kSharpness);
-      const double b = pricer.price(fs, congestion, length, nullptr);
-      if (b < s.upper) {
-        s.upper = b;
-        center = congestion;
-        for (double& v : center) v *= pricer.theta();
-      }
-    }
-    bool converged = false;
-    for (const std::vector<double>* lengths : {&mixed, &y}) {
-      const double b = pricer.price(fs, *lengths, length, &paths);
-      if (b < s.upper) {
-        s.upper = b;
-        center = *lengths;
-        for (double& v : center) v *= pricer.theta();
-      }
-      if (s.upper <= (1.0 + eps) * s.lower) {
-        converged = true;
-        break;
-      }
-      for (std::size_t f = 0; f < fs.size(); ++f) {
-        double own = 0.0;
-        for (ChannelId c : paths[f]) own += y[c];
-        take[f] =
-            std::isfinite(length[f]) && !paths[f].empty() && fs[f].weight - own > kEnterTolerance;
-      }
-      added = add_columns(take);
-      if (added) break;
-    }
-    if (converged) {
-      s.complete = true;
-      break;
-    }
-    if (Clock::now() >= o.deadline) break;
-    if (!added) {  // nothing prices out: the restricted LP is the LP
-      s.complete = true;
-      break;
-    }
   }
-  s.columns = static_cast<std::size_t>(model->numberColumns());
-  return s;
+
+  // A pricing value b under `lengths`: a better upper bound moves the
+  // centre of the smoothing to those lengths, scaled.
+  void take_bound(double b, const std::vector<double>& lengths) {
+    if (b >= s_.upper) return;
+    s_.upper = b;
+    center_ = lengths;
+    for (double& v : center_) v *= pricer_.theta();
+  }
+
+  // Smoothed pricing (Wentges): the duals of the restricted LP jump about,
+  // so paths are sought under a mix of them and the duals of the best bound
+  // so far; a path enters if it improves the LP under its own duals, and
+  // when none does, the duals alone decide.
+  std::vector<double> smoothed(const std::vector<double>& y) const {
+    std::vector<double> mixed = y;
+    if (!center_.empty())
+      for (std::size_t c = 0; c < mixed.size(); ++c)
+        mixed[c] = kSmoothing * center_[c] + (1.0 - kSmoothing) * y[c];
+    return mixed;
+  }
+
+  // Lengths from the feasible flow itself: (load / capacity)^k, nearly the
+  // saturated channels, a cut-like bound where the duals are too sparse.
+  void congestion_bound(std::size_t channels) {
+    std::vector<double> congestion(channels, 0.0);
+    if (!model_->isProvenOptimal()) return;
+    const double* load = model_->getRowActivity();
+    for (std::size_t r = 0; r < rows_.channel.size(); ++r)
+      congestion[rows_.channel[r]] = std::pow(std::max(0.0, load[r]) / rows_.upper[r], kSharpness);
+    take_bound(pricer_.price(fs_, congestion, length_, nullptr), congestion);
+  }
+
+  // Prices under the mixed lengths, then the duals y: converged when the
+  // bounds meet, else added when some path improves the LP under y.
+  Step price_and_add(const std::vector<double>& mixed, const std::vector<double>& y) {
+    for (const std::vector<double>* lengths : {&mixed, &y}) {
+      take_bound(pricer_.price(fs_, *lengths, length_, &paths_), *lengths);
+      if (s_.upper <= (1.0 + eps_) * s_.lower) return Step::converged;
+      for (std::size_t f = 0; f < fs_.size(); ++f) {
+        double own = 0.0;
+        for (ChannelId c : paths_[f]) own += y[c];
+        take_[f] = std::isfinite(length_[f]) && !paths_[f].empty() &&
+                   fs_[f].weight - own > kEnterTolerance;
+      }
+      if (add_columns()) return Step::added;
+    }
+    return Step::none;
+  }
+
+  const ChannelNetwork& net_;
+  const std::vector<Commodity>& fs_;
+  const SolveOptions& o_;
+  const double eps_;
+  const ChannelRows rows_;
+  Pricer pricer_;
+  const double selves_;
+  std::unique_ptr<ClpSimplex> model_;
+  std::vector<double> length_;
+  std::vector<std::vector<ChannelId>> paths_;
+  std::vector<bool> take_;
+  std::vector<double> center_;  // the scaled duals of the best bound so far
+  Solution s_;
+};
+
+Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Commodity>& fs,
+                                 const SolveOptions& o, Method method) {
+  return ColumnGeneration(net, fs, o, method).run();
 }
 
 }  // namespace
