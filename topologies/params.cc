@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "cli/command_line.h"
+#include "cli/conventions.h"
 
 namespace psssp::topo {
 

@@ -2,36 +2,19 @@
 // The command-line rules of psssp-sim and psssp-topo (table in psssp-sim(1)),
 // on top of CLI11: "--opt value" and "--opt=value", the last of a repeated
 // option counts, --help and --version on every (sub)command, strictly parsed
-// bounded numbers, and one exit status per outcome.
+// bounded numbers, and one exit status per outcome. The parts that need no
+// CLI11 are in cli/conventions.h.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
-#include <stdexcept>
 #include <string>
+#include <type_traits>
+
+#include "cli/conventions.h"
 
 namespace psssp::cli {
-
-constexpr int kExitOk = 0;
-constexpr int kExitCheckFailed = 1;  // the command ran and its verdict is "no"
-constexpr int kExitError = 2;        // usage, input or output error: no verdict
-
-// Bad or conflicting options, found while or after parsing. Printed with a
-// pointer to --help.
-class UsageError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
-
-// A verdict of "no" that is found by throwing (exit status 1).
-class CheckFailed : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// "PROGRAM VERSION", what --version prints.
-std::string version_line(const std::string& program);
 
 // Applies the shared conventions to a top-level app named `program`.
 void configure(CLI::App& app, const std::string& program);
@@ -42,13 +25,8 @@ void configure(CLI::App& app, const std::string& program);
 CLI::App* add_subcommand(CLI::App& parent, const std::string& name, const std::string& description,
                          std::function<void(CLI::App&)> define_options);
 
-// Decimal or 0x-hex digits only, within [min, max]; otherwise throws
-// UsageError naming `option` and the accepted range.
-std::uint64_t parse_uint(const std::string& option, const std::string& text, std::uint64_t min,
-                         std::uint64_t max);
-
-// An option taking one such number into `value` (which keeps its default
-// when the option is absent).
+// An option taking one number as parse_uint reads it into `value` (which
+// keeps its default when the option is absent).
 template <typename Unsigned>
 CLI::Option* add_uint(CLI::App& app, const std::string& name, Unsigned& value,
                       const std::string& help, std::uint64_t min, std::uint64_t max) {
@@ -63,10 +41,8 @@ CLI::Option* add_uint(CLI::App& app, const std::string& name, Unsigned& value,
       ->type_name("N");
 }
 
-// --threads N: worker threads, 0 (the default) = one per core.
-constexpr unsigned kMaxThreads = 1024;
+// --threads N (cli/conventions.h): worker threads, 0 (the default) = one per core.
 CLI::Option* add_threads(CLI::App& app, unsigned& threads, const std::string& help);
-unsigned resolve_threads(unsigned threads);  // 0 -> the number of cores (at least 1)
 
 // Parses the command line and runs `body`, mapping every outcome to an exit
 // status: help and version 0; the body's own status; 1 on CheckFailed; 2 on
@@ -75,9 +51,5 @@ unsigned resolve_threads(unsigned threads);  // 0 -> the number of cores (at lea
 // the app's subcommands are ("command", "topology family") in messages.
 int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
         const std::string& noun = "command");
-
-// Flushes standard output; throws std::runtime_error if anything written to
-// it was lost (a full disk, a closed pipe).
-void flush_stdout();
 
 }  // namespace psssp::cli

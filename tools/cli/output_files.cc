@@ -12,7 +12,7 @@
 #include <iostream>
 #include <streambuf>
 
-#include "cli/command_line.h"
+#include "cli/conventions.h"
 
 namespace psssp::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/command_line.h"
+#include "cli/conventions.h"
 
 namespace psssp::cli {
 namespace {
