@@ -14,9 +14,10 @@ import pytest
 from psssp_tools import ROOT, binary, generate
 
 SCRIPTS = os.path.join(ROOT, "scripts")
-MODULES = ["cable_loads.py", "check_report.py", "ibsim_session.py", "opensm_engines.py",
-           "ibdmchk.py", "opensm_log.py", "path_sls.py", "psssp_tools.py", "report_page.py",
-           "report_plots.py"]
+# What gets installed beside the scripts: every module but the tests (as the
+# top-level CMakeLists.txt installs them).
+MODULES = sorted(f for f in os.listdir(SCRIPTS)
+                 if f.endswith(".py") and not f.startswith("test_"))
 
 
 def script(name, *args, env=None, cwd=None, path=SCRIPTS):
