@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "bound_runs.h"
 
+#include <algorithm>
+
 #include "parallel/run_workers.h"
 
 namespace psssp::sim {
@@ -9,9 +11,14 @@ std::vector<RunBound> bound_runs(const bound::ChannelNetwork& net, const Pattern
                                  const BoundConfig& config) {
   std::vector<RunBound> out(config.runs);
   const std::size_t levels = gen.levels();
-  parallel::parallel_for(config.runs, config.threads, [&](std::size_t run, unsigned) {
+  // Threads the runs leave idle go to each run's own solve.
+  const unsigned workers = static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.threads, config.runs)));
+  bound::SolveOptions solve = config.solve;
+  solve.threads = std::max(1u, config.threads / workers);
+  parallel::parallel_for(config.runs, workers, [&](std::size_t run, unsigned) {
     RunBound& r = out[run];
-    if (bound::Clock::now() >= config.solve.deadline) return;
+    if (bound::Clock::now() >= solve.deadline) return;
     const auto start = bound::Clock::now();
     std::vector<Flow> flows;
     PatternGenerator::Scratch scratch;
@@ -25,8 +32,7 @@ std::vector<RunBound> bound_runs(const bound::ChannelNetwork& net, const Pattern
       demands.clear();
       for (const Flow& f : flows)
         demands.push_back({gen.hosts()[f.src].port, gen.hosts()[f.dst].port});
-      const bound::Solution s =
-          bound::solve(net, bound::make_commodities(net, demands), config.solve);
+      const bound::Solution s = bound::solve(net, bound::make_commodities(net, demands), solve);
       upper += s.upper;
       lower += s.lower;
       total += flows.size();

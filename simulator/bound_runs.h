@@ -18,7 +18,7 @@ namespace psssp::sim {
 struct BoundConfig {
   bound::SolveOptions solve;  // its deadline ends the whole computation
   std::uint64_t runs = 50;
-  unsigned threads = 1;
+  unsigned threads = 1;  // across runs; fewer runs than threads: the rest within each run
   std::atomic<std::uint64_t>* progress = nullptr;  // incremented per finished run
 };
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 // The LP bound against routings scored on the same flows: never below any
 // routing's eBB in any run, 1 on a full-bisection tree, the exact value where
-// only one path exists, minimal <= general, and the two methods within eps.
+// only one path exists, minimal <= general, and the methods within eps: the
+// approximate bound (Garg-Konemann / Fleischer) is at least the exact LP and
+// at most (1 + eps) times it.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -18,6 +20,7 @@
 #include "testing/lids_and_lfts.h"
 #include "testing/scoring_rig.h"
 #include "topologies/builder.h"
+#include "topologies/degrade.h"
 #include "topologies/families.h"
 
 namespace psssp::sim {
@@ -40,11 +43,12 @@ struct Rig {
 std::vector<RunBound> bounds(const Rig& r, bool minimal,
                              bound::Method method = bound::Method::automatic,
                              const std::string& pattern = "bisect", double eps = 0.02,
-                             std::uint64_t runs = kRuns) {
-  const bound::ChannelNetwork net(r.fabric, false);
+                             std::uint64_t runs = kRuns, bool capacity = false,
+                             unsigned threads = 2) {
+  const bound::ChannelNetwork net(r.fabric, capacity);
   BoundConfig c;
   c.runs = runs;
-  c.threads = 2;
+  c.threads = threads;
   c.solve.minimal = minimal;
   c.solve.method = method;
   c.solve.eps = eps;
@@ -112,11 +116,14 @@ std::vector<Family> families() {
 }
 
 // Per run: minimal <= general, and each at least the eBB of psssp's tables
-// (minimal and not) and of min-hop tables on the same flows.
+// (minimal and not) and of min-hop tables on the same flows; the exact bound
+// (automatic, on these small fabrics) and the approximate one.
 TEST(Bound, AtLeastEveryRoutingInEveryRun) {
   for (const Family& fam : families()) {
     const Rig r(fam.spec);
     const std::vector<RunBound> general = bounds(r, false), minimal = bounds(r, true);
+    const std::vector<RunBound> general_approx = bounds(r, false, bound::Method::approximate),
+                                minimal_approx = bounds(r, true, bound::Method::approximate);
     RoutingOptions nonminimal;
     nonminimal.minimal = false;
     nonminimal.threads = 1;
@@ -130,10 +137,15 @@ TEST(Bound, AtLeastEveryRoutingInEveryRun) {
       ASSERT_TRUE(general[i].solved && minimal[i].solved);
       EXPECT_LE(minimal[i].upper, general[i].upper + 1e-7);
       EXPECT_LE(general[i].upper, 1.0 + 1e-7);
-      for (const std::vector<RunScore>* s : {&minhop, &psssp_min})
+      EXPECT_EQ(general[i].method, bound::Method::exact);
+      for (const std::vector<RunScore>* s : {&minhop, &psssp_min}) {
         EXPECT_GE(minimal[i].upper, (*s)[i].ebb - 1e-7);
-      for (const std::vector<RunScore>* s : {&minhop, &psssp_min, &psssp_any})
+        EXPECT_GE(minimal_approx[i].upper, (*s)[i].ebb - 1e-7);
+      }
+      for (const std::vector<RunScore>* s : {&minhop, &psssp_min, &psssp_any}) {
         EXPECT_GE(general[i].upper, (*s)[i].ebb - 1e-7);
+        EXPECT_GE(general_approx[i].upper, (*s)[i].ebb - 1e-7);
+      }
     }
   }
 }
@@ -163,6 +175,116 @@ TEST(Bound, ColumnGenerationAgreesWithTheArcLp) {
       }
     }
   }
+}
+
+// The approximate bound against the exact LP (column generation, within
+// 1e-6), run by run: exact.lower <= LP <= approx.upper <= (1 + eps) LP, and
+// its feasible flow below the LP. Both eps, both path sets, and cap-eBB on
+// a fabric with slower cables.
+TEST(Bound, ApproximateIsWithinEpsOfTheExactLp) {
+  constexpr std::uint64_t kApproxRuns = 6;
+  std::vector<Family> fabrics = families();
+  fabrics.push_back({"torus 4x4x4", topo::grid({4, 4, 4}, true, 2)});
+  for (const Family& fam : fabrics)
+    for (bool minimal : {false, true})
+      for (double eps : {0.02, 0.05}) {
+        const Rig r(fam.spec);
+        const std::vector<RunBound> exact =
+            bounds(r, minimal, bound::Method::exact, "bisect", eps, kApproxRuns);
+        const std::vector<RunBound> approx =
+            bounds(r, minimal, bound::Method::approximate, "bisect", eps, kApproxRuns);
+        for (std::size_t i = 0; i < kApproxRuns; ++i) {
+          SCOPED_TRACE(std::string(fam.name) + (minimal ? " minimal" : "") + " eps " +
+                       std::to_string(eps) + " run " + std::to_string(i));
+          ASSERT_TRUE(exact[i].complete && approx[i].complete);
+          EXPECT_EQ(approx[i].method, bound::Method::approximate);
+          EXPECT_GE(approx[i].upper, exact[i].lower - 1e-9);
+          EXPECT_LE(approx[i].upper, (1 + eps) * exact[i].upper + 1e-9);
+          EXPECT_LE(approx[i].upper, (1 + eps) * approx[i].lower + 1e-9);
+          EXPECT_LE(approx[i].lower, exact[i].upper + 1e-9);
+        }
+      }
+}
+
+TEST(Bound, ApproximateCapacityBoundIsWithinEps) {
+  Rig r(topo::grid({4, 4}, true, 2));
+  ASSERT_GT(topo::degrade_cables(r.fabric, 0.3, LinkRate{LinkWidth::x1, LinkSpeed::qdr}, 3), 0u);
+  const std::vector<RunBound> exact =
+      bounds(r, false, bound::Method::exact, "bisect", 0.02, kRuns, true);
+  const std::vector<RunBound> approx =
+      bounds(r, false, bound::Method::approximate, "bisect", 0.02, kRuns, true);
+  for (std::size_t i = 0; i < kRuns; ++i) {
+    SCOPED_TRACE("run " + std::to_string(i));
+    ASSERT_TRUE(approx[i].complete);
+    EXPECT_LT(exact[i].upper, 1.0 - 1e-3);  // the slow cables do cost bandwidth
+    EXPECT_GE(approx[i].upper, exact[i].lower - 1e-9);
+    EXPECT_LE(approx[i].upper, 1.02 * exact[i].upper + 1e-9);
+  }
+}
+
+TEST(Bound, ApproximateOnFullBisectionTreesIsOne) {
+  for (const topo::TopologySpec& spec : {topo::kary_ntree(4, 2, 4), topo::kary_ntree(4, 3, 4)}) {
+    const Rig r(spec);
+    for (bool minimal : {false, true})
+      for (const RunBound& b : bounds(r, minimal, bound::Method::approximate)) {
+        ASSERT_TRUE(b.solved && b.complete);
+        EXPECT_NEAR(b.upper, 1.0, 1e-9);
+        EXPECT_GE(b.lower, 1.0 / 1.02 - 1e-9);
+      }
+  }
+}
+
+// automatic picks exact on small LPs and the approximation above
+// exact_work (flows through switches x channels).
+TEST(Bound, AutomaticChoosesByTheLpSize) {
+  const Rig r(topo::hypercube(4, 2));
+  const bound::ChannelNetwork net(r.fabric, false);
+  BoundConfig c;
+  c.runs = 2;
+  for (std::size_t work : {std::size_t{1} << 40, std::size_t{0}}) {
+    c.solve.exact_work = work;
+    for (const RunBound& b : bound_runs(net, r.generator(), c))
+      EXPECT_EQ(b.method, work ? bound::Method::exact : bound::Method::approximate);
+  }
+}
+
+// Threads left over by the runs go into each run's solve; the result is the
+// same to the last bit.
+TEST(Bound, ApproximateDoesNotDependOnThreads) {
+  const Rig r(topo::grid({6, 6}, true, 2));
+  for (bool minimal : {false, true}) {
+    const std::vector<RunBound> one =
+        bounds(r, minimal, bound::Method::approximate, "bisect", 0.02, 1, false, 1);
+    const std::vector<RunBound> three =
+        bounds(r, minimal, bound::Method::approximate, "bisect", 0.02, 1, false, 3);
+    EXPECT_EQ(one[0].upper, three[0].upper);
+    EXPECT_EQ(one[0].lower, three[0].lower);
+    EXPECT_EQ(one[0].rounds, three[0].rounds);
+  }
+}
+
+// Stopped by the deadline after its first sweep, the approximation still
+// reports an upper bound, only looser.
+TEST(Bound, ApproximateCutShortIsStillABound) {
+  const Rig r(topo::grid({6, 6}, true, 2));
+  const bound::ChannelNetwork net(r.fabric, false);
+  const PatternGenerator gen = r.generator();
+  std::vector<Flow> flows;
+  PatternGenerator::Scratch scratch;
+  gen.flows(0, flows, scratch, 0);
+  std::vector<bound::Demand> demands;
+  for (const Flow& f : flows) demands.push_back({r.hosts[f.src].port, r.hosts[f.dst].port});
+  const std::vector<bound::Commodity> fs = bound::make_commodities(net, demands);
+  bound::SolveOptions o;
+  o.method = bound::Method::exact;
+  const bound::Solution exact = bound::solve(net, fs, o);
+  o.method = bound::Method::approximate;
+  o.deadline = bound::Clock::now();
+  const bound::Solution cut = bound::solve(net, fs, o);
+  EXPECT_FALSE(cut.complete);
+  EXPECT_EQ(cut.rounds, 0u);
+  EXPECT_GE(cut.upper, exact.lower - 1e-9);
+  EXPECT_LE(cut.upper, static_cast<double>(flows.size()) + 1e-9);
 }
 
 TEST(Bound, AnExpiredDeadlineBoundsNothing) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "bound/fleischer.h"
 #include "bound/pricer.h"
 
 namespace psssp::bound {
@@ -323,15 +324,21 @@ Solution solve_column_generation(const ChannelNetwork& net, const std::vector<Co
 
 }  // namespace
 
+std::size_t exact_work(const ChannelNetwork& net, const std::vector<Commodity>& fs) {
+  const auto switched = std::count_if(
+      fs.begin(), fs.end(), [](const Commodity& c) { return c.kind == Commodity::switched; });
+  std::size_t channels = 0;
+  for (ChannelId c = 0; c < net.channel_count(); ++c) channels += net.capacity(c) > 0.0;
+  return static_cast<std::size_t>(switched) * channels;
+}
+
 Solution solve(const ChannelNetwork& net, const std::vector<Commodity>& fs,
                const SolveOptions& options) {
   Method m = options.method;
   if (m == Method::automatic) {
-    const auto switched = std::count_if(
-        fs.begin(), fs.end(), [](const Commodity& c) { return c.kind == Commodity::switched; });
-    m = static_cast<std::size_t>(switched) <= options.exact_limit ? Method::exact
-                                                                  : Method::approximate;
+    m = exact_work(net, fs) <= options.exact_work ? Method::exact : Method::approximate;
   }
+  if (m == Method::approximate) return solve_fleischer(net, fs, options);
   return m == Method::arc_lp ? solve_arc_lp(net, fs, options)
                              : solve_column_generation(net, fs, options, m);
 }
