@@ -22,6 +22,7 @@
 #include "patterns.h"
 #include "progress_line.h"
 #include "stats.h"
+#include "traffic_options.h"
 
 namespace psssp::sim {
 namespace {
@@ -46,9 +47,9 @@ constexpr std::uint64_t kMaxRuns = 1000000;
 
 struct BoundOptions {
   FabricInput input;
-  std::string pattern = "bisect", grid, mapping, lmc_path = "first";
-  std::string hosts_regex, hosts_file, method = "auto";
-  std::uint64_t runs = 0, seed = 1;
+  TrafficOptions traffic;
+  std::string method = "auto";
+  std::uint64_t runs = 0;
   unsigned threads = 0;
   double eps = 0.02, time_limit = 0.0;
   bool json = false, minimal = false, capacity = false;
@@ -149,7 +150,7 @@ void print_json(const BoundOptions& o, const BoundReport& r) {
   report["runs"] = r.runs;
   report["runs_bounded"] = r.out.upper.size();
   report["random"] = r.gen.random();
-  report["seed"] = o.seed;
+  report["seed"] = o.traffic.seed;
   report["hosts"] = r.hosts;
   report["threads"] = r.threads;
   report["minimal"] = o.minimal;
@@ -183,7 +184,8 @@ void print_table(const BoundOptions& o, const BoundReport& r) {
       "fabric %s: %zu hosts, pattern %s, %zu of %llu runs bounded, seed %llu, %u "
       "threads\n",
       o.input.path.c_str(), r.hosts, r.gen.spec().name.c_str(), r.out.upper.size(),
-      static_cast<unsigned long long>(r.runs), static_cast<unsigned long long>(o.seed), r.threads);
+      static_cast<unsigned long long>(r.runs), static_cast<unsigned long long>(o.traffic.seed),
+      r.threads);
   std::printf("bound (%s): %.6f [%.6f, %.6f] min %.6f max %.6f\n", what.c_str(), r.s.mean,
               r.s.ci95_low, r.s.ci95_high, r.s.min, r.s.max);
   std::printf("feasible flow found: %.6f (largest gap to the bound %.2f%%)\n", mean(r.out.lower),
@@ -208,12 +210,14 @@ int run_bound(const BoundOptions& o) {
   const bound::SolveOptions solve = solve_options(o, t0);
 
   const Fabric fabric = load_fabric(o.input);
-  const std::vector<Host> hosts = select_hosts(fabric, HostFilter{o.hosts_regex, o.hosts_file});
+  const std::vector<Host> hosts =
+      select_hosts(fabric, HostFilter{o.traffic.hosts_regex, o.traffic.hosts_file});
   if (hosts.size() < 2)
     throw std::runtime_error("only " + std::to_string(hosts.size()) +
                              " host port(s) selected; need 2");
-  PatternSpec spec = parse_pattern(o.pattern, o.grid, o.mapping, o.lmc_path, fabric, hosts);
-  const PatternGenerator gen(hosts, std::move(spec), o.seed);
+  PatternSpec spec = parse_pattern(o.traffic.pattern, o.traffic.grid, o.traffic.mapping,
+                                   o.traffic.lmc_path, fabric, hosts);
+  const PatternGenerator gen(hosts, std::move(spec), o.traffic.seed);
   const std::uint64_t runs = o.runs ? o.runs : gen.random() ? 50 : gen.phase_count();
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
@@ -237,13 +241,11 @@ int run_bound(const BoundOptions& o) {
 void define_options(CLI::App& cmd, BoundOptions& o) {
   cmd.footer(kDescription);
   add_fabric_input(cmd, o.input);
-  cmd.add_option("--pattern", o.pattern, "traffic pattern, as score (default bisect)")
-      ->type_name("P");
+  add_traffic_options(cmd, o.traffic);
   cli::add_uint(cmd, "--runs", o.runs,
                 "runs: run r has score's flows of run r (default 50 for random\npatterns, else one "
                 "per phase)",
                 1, kMaxRuns);
-  cli::add_uint(cmd, "--seed", o.seed, "as score (default 1)", 0, UINT64_MAX)->type_name("S");
   cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
   cmd.add_flag("--json", o.json, "one JSON object instead of the table");
   cmd.add_flag("--minimal", o.minimal, "only minimal (fewest switch hop) paths");
@@ -271,14 +273,6 @@ void define_options(CLI::App& cmd, BoundOptions& o) {
          "seconds for all runs; runs not started by then are left out,\na run cut "
          "short keeps a valid, looser bound (default: none)")
       ->type_name("S");
-  cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
-      ->type_name("RE");
-  cmd.add_option("--hosts-file", o.hosts_file, "hosts listed by port (or node) GUID")
-      ->type_name("GUIDS");
-  cmd.add_option("--lmc-path", o.lmc_path, "as score (the bound does not depend on it)")
-      ->type_name("M");
-  cmd.add_option("--mapping", o.mapping, "rank -> host, as score")->type_name("M");
-  cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");
 }
 
 }  // namespace

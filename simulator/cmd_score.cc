@@ -26,6 +26,7 @@
 #include "patterns.h"
 #include "progress_line.h"
 #include "stats.h"
+#include "traffic_options.h"
 
 namespace psssp::sim {
 namespace {
@@ -55,11 +56,10 @@ constexpr std::uint64_t kMaxRuns = 10000000;
 struct ScoreOptions {
   FabricInput input;
   std::vector<std::string> routes, names;
-  std::string pattern = "bisect", grid, mapping, lmc_path = "first";  // mapping: the pattern's
-  std::string hosts_regex, hosts_file, link_csv, dump_patterns;
+  TrafficOptions traffic;
+  std::string link_csv, dump_patterns;
   std::uint64_t runs = 0;         // 0: the pattern's default
   std::uint64_t random_runs = 0;  // runs of a random pattern (0: 5000); ignored with --runs
-  std::uint64_t seed = 1;
   unsigned threads = 0;
   bool json = false, csv = false, maxmin = false;
   bool bound = false;  // the LP bound on the first bound_runs runs
@@ -372,12 +372,14 @@ int score(const ScoreOptions& o) {
 
   const auto t0 = std::chrono::steady_clock::now();
   const Fabric fabric = load_fabric(o.input);
-  const std::vector<Host> hosts = select_hosts(fabric, HostFilter{o.hosts_regex, o.hosts_file});
+  const std::vector<Host> hosts =
+      select_hosts(fabric, HostFilter{o.traffic.hosts_regex, o.traffic.hosts_file});
   if (hosts.size() < 2)
     throw std::runtime_error("only " + std::to_string(hosts.size()) +
                              " host port(s) selected; need 2");
-  PatternSpec spec = parse_pattern(o.pattern, o.grid, o.mapping, o.lmc_path, fabric, hosts);
-  const PatternGenerator gen(hosts, std::move(spec), o.seed);
+  PatternSpec spec = parse_pattern(o.traffic.pattern, o.traffic.grid, o.traffic.mapping,
+                                   o.traffic.lmc_path, fabric, hosts);
+  const PatternGenerator gen(hosts, std::move(spec), o.traffic.seed);
   // A deterministic pattern runs each phase once unless --runs says otherwise:
   // any other count weighs its phases unevenly.
   const std::uint64_t random_runs = o.random_runs ? o.random_runs : 5000;
@@ -386,7 +388,7 @@ int score(const ScoreOptions& o) {
       std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
   if (o.routes.empty()) {  // only the flows: also how scripts check their options early
     write_patterns(*patterns_out, gen, runs);
-    if (o.json) print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, {}, {}, {});
+    if (o.json) print_json(o.input.path, gen, runs, o.traffic.seed, threads, o.maxmin, {}, {}, {});
     outputs.commit();
     return cli::kExitOk;
   }
@@ -413,12 +415,12 @@ int score(const ScoreOptions& o) {
   const Timing timing{parse_seconds, score_seconds,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
   if (o.json)
-    print_json(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing,
+    print_json(o.input.path, gen, runs, o.traffic.seed, threads, o.maxmin, routings, rows, timing,
                bound_column);
   else if (o.csv)
-    print_csv(o.input.path, gen, runs, o.seed, o.maxmin, routings, rows, o.bound);
+    print_csv(o.input.path, gen, runs, o.traffic.seed, o.maxmin, routings, rows, o.bound);
   else
-    print_table(o.input.path, gen, runs, o.seed, threads, o.maxmin, routings, rows, timing,
+    print_table(o.input.path, gen, runs, o.traffic.seed, threads, o.maxmin, routings, rows, timing,
                 bound_column);
   outputs.commit();
   return cli::kExitOk;
@@ -438,7 +440,7 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
       ->type_name("NAME")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd.add_option("--pattern", o.pattern, "traffic pattern (default bisect; below)")->type_name("P");
+  add_traffic_options(cmd, o.traffic);
   cli::add_uint(cmd, "--runs", o.runs,
                 "runs (default 5000 for random patterns, else one per phase;\n"
                 "at most " +
@@ -449,10 +451,6 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                 "deterministic one runs each phase once (scripts pass this)",
                 1, kMaxRuns)
       ->excludes("--runs");
-  cli::add_uint(cmd, "--seed", o.seed,
-                "run r draws from mt19937_64(splitmix64(S ^ splitmix64(r)))\n(default 1)", 0,
-                UINT64_MAX)
-      ->type_name("S");
   cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
   CLI::Option* json = cmd.add_flag("--json", o.json, "one JSON object instead of the table");
   cmd.add_flag("--csv", o.csv, "one CSV line per routing instead of the table")->excludes(json);
@@ -467,20 +465,6 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                "routing's eBB as a share of it, run by run");
   cli::add_uint(cmd, "--bound-runs", o.bound_runs, "runs that --bound bounds (default 50)", 1,
                 kMaxRuns);
-  cmd.add_option("--hosts-regex", o.hosts_regex, "hosts whose node description matches RE")
-      ->type_name("RE");
-  cmd.add_option("--hosts-file", o.hosts_file,
-                 "hosts listed by port (or node) GUID, as OpenSM's cn_guid_file")
-      ->type_name("GUIDS");
-  cmd.add_option("--lmc-path", o.lmc_path,
-                 "LMC destination LID: first (base), random,\nhash (of src/dst LIDs)")
-      ->type_name("M");
-  cmd.add_option("--mapping", o.mapping,
-                 "rank -> host: linear (fabric order; the default), hostname\n(natural order of "
-                 "node descriptions, then port: a block-allocated\njob), random (new per run; "
-                 "the default of orcs:*), FILE of GUIDs/LIDs")
-      ->type_name("M");
-  cmd.add_option("--grid", o.grid, "grid of halo2d/halo3d")->type_name("AxB[xC]");
 }
 
 }  // namespace
