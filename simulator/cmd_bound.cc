@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "bound/channel_network.h"
 #include "bound/solver.h"
@@ -36,12 +37,14 @@ constexpr const char* kDescription =
     "every routing, static or adaptive: ideal adaptive multipath for that matching.\n"
     "--minimal bounds every routing over minimal (fewest switch hop) paths.\n"
     "\n"
-    "methods (COIN-OR CLP): column generation over paths, adding each flow's shortest\n"
-    "path under the LP's duals until the Lagrangian bound of the duals is within a\n"
-    "gap of a feasible flow: exact (1e-6) or approximate (--eps); arc-lp solves the\n"
-    "whole arc LP at once (slow; a cross-check). Each reports the Lagrangian bound, an\n"
-    "upper bound even when --time-limit stops it. auto: exact up to 1024 flows\n"
-    "through switches per run, else approximate.";
+    "methods: exact: COIN-OR CLP column generation over paths, adding each flow's\n"
+    "shortest path under the LP's duals until the Lagrangian bound of the duals is\n"
+    "within 1e-6 of a feasible flow; approximate: Garg-Konemann / Fleischer channel\n"
+    "lengths (no LP solver) until their Lagrangian bound is within --eps of a feasible\n"
+    "flow; arc-lp: the whole arc LP at once with CLP (slow; a cross-check). Each\n"
+    "reports a Lagrangian bound, an upper bound even when --time-limit stops it.\n"
+    "auto: exact while flows through switches x channels is at most 300000 per run,\n"
+    "else approximate. The output says which ran.";
 
 constexpr std::uint64_t kMaxRuns = 1000000;
 
@@ -143,6 +146,30 @@ std::vector<RunBound> bound_with_progress(const bound::ChannelNetwork& net,
   return bound_runs(net, gen, config);
 }
 
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// Which method ran: "exact", "approximate, eps=0.02" or "arc-lp", or each
+// with its run count where runs differ.
+std::string method_ran(const Outcome& out, double eps) {
+  const std::pair<std::string, std::uint64_t> kinds[] = {
+      {"exact", out.exact},
+      {"approximate, eps=" + number(eps), out.approximate},
+      {"arc-lp", out.arc_lp}};
+  std::string one, all;
+  int used = 0;
+  for (const auto& [name, count] : kinds) {
+    if (!count) continue;
+    ++used;
+    one = name;
+    all += (all.empty() ? "" : "; ") + name + " on " + std::to_string(count) + " runs";
+  }
+  return used == 1 ? one : all;
+}
+
 void print_json(const BoundOptions& o, const BoundReport& r) {
   cli::Json report = cli::json_report();
   report["fabric"] = o.input.path;
@@ -155,8 +182,10 @@ void print_json(const BoundOptions& o, const BoundReport& r) {
   report["threads"] = r.threads;
   report["minimal"] = o.minimal;
   report["capacity"] = o.capacity;
-  report["solver"] = "COIN-OR CLP";
-  report["method"] = o.method;
+  report["solver"] =
+      r.out.exact || r.out.arc_lp ? "COIN-OR CLP" : "none (Garg-Konemann / Fleischer)";
+  report["method"] = method_ran(r.out, o.eps);
+  report["method_requested"] = o.method;
   report["eps"] = o.eps;
   report["runs_exact"] = r.out.exact;
   report["runs_approximate"] = r.out.approximate;
@@ -190,12 +219,18 @@ void print_table(const BoundOptions& o, const BoundReport& r) {
               r.s.ci95_low, r.s.ci95_high, r.s.min, r.s.max);
   std::printf("feasible flow found: %.6f (largest gap to the bound %.2f%%)\n", mean(r.out.lower),
               100.0 * r.out.max_gap);
-  std::printf(
-      "method: COIN-OR CLP; column generation exact (gap <= 1e-6) on %llu runs, "
-      "approximate (gap <= %g) on %llu runs; arc LP on %llu runs",
-      static_cast<unsigned long long>(r.out.exact), o.eps,
-      static_cast<unsigned long long>(r.out.approximate),
-      static_cast<unsigned long long>(r.out.arc_lp));
+  const std::pair<std::string, std::uint64_t> kinds[] = {
+      {"exact (COIN-OR CLP column generation, gap <= 1e-6)", r.out.exact},
+      {"approximate, eps=" + number(o.eps) +
+           " (Garg-Konemann / Fleischer lengths, certified gap <= " + number(o.eps) + ")",
+       r.out.approximate},
+      {"arc-lp (COIN-OR CLP, the whole arc LP)", r.out.arc_lp}};
+  std::string methods;
+  for (const auto& [name, count] : kinds)
+    if (count)
+      methods += (methods.empty() ? "" : "; ") + name + " on " + std::to_string(count) + " of " +
+                 std::to_string(r.out.upper.size()) + " runs";
+  std::printf("method: %s", methods.c_str());
   if (r.out.incomplete)
     std::printf("; %llu runs stopped by --time-limit (bound valid, looser)",
                 static_cast<unsigned long long>(r.out.incomplete));
@@ -219,8 +254,8 @@ int run_bound(const BoundOptions& o) {
                                    o.traffic.lmc_path, fabric, hosts);
   const PatternGenerator gen(hosts, std::move(spec), o.traffic.seed);
   const std::uint64_t runs = o.runs ? o.runs : gen.random() ? 50 : gen.phase_count();
-  const unsigned threads = static_cast<unsigned>(
-      std::min<std::uint64_t>(cli::resolve_threads(o.threads), std::max<std::uint64_t>(runs, 1)));
+  // Across runs; where runs are fewer, the rest go into each run (approximate).
+  const unsigned threads = cli::resolve_threads(o.threads);
   const bound::ChannelNetwork net(fabric, o.capacity);
   const std::vector<RunBound> per_run = bound_with_progress(net, gen, solve, runs, threads);
   Outcome out = collect(per_run);
@@ -246,7 +281,8 @@ void define_options(CLI::App& cmd, BoundOptions& o) {
                 "runs: run r has score's flows of run r (default 50 for random\npatterns, else one "
                 "per phase)",
                 1, kMaxRuns);
-  cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
+  cli::add_threads(cmd, o.threads,
+                   "threads across runs, and within runs when fewer; results do not\ndepend on it");
   cmd.add_flag("--json", o.json, "one JSON object instead of the table");
   cmd.add_flag("--minimal", o.minimal, "only minimal (fewest switch hop) paths");
   cmd.add_flag("--capacity", o.capacity,

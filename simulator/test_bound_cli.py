@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """psssp-sim bound and score --bound through the command line: the JSON
-report, the bound per run against score's eBB per run on the same flows, and
---time-limit."""
+report, the bound per run against score's eBB per run on the same flows,
+--time-limit, and which method ran."""
 
 import json
 
@@ -18,6 +18,7 @@ def test_bound_json_on_a_full_bisection_tree(tmp_path):
     assert list(d)[0] == "version"
     assert d["runs"] == 6 and d["runs_bounded"] == 6 and d["runs_exact"] == 6
     assert d["solver"] == "COIN-OR CLP"
+    assert d["method"] == "exact" and d["method_requested"] == "auto"
     assert abs(d["bound"] - 1.0) < 1e-6
     assert len(d["run_bounds"]) == 6
 
@@ -68,3 +69,30 @@ def test_bad_eps_and_time_limit_are_one_usage_error_naming_the_range(tmp_path):
     d = json.loads(sim("bound", net, "--runs", 2, "--eps", "1", "--method", "approximate",
                        "--json").stdout)
     assert d["eps"] == 1 and d["runs_bounded"] == 2
+
+
+def test_auto_runs_the_approximation_on_a_large_lp_and_says_so(tmp_path):
+    # 512 hosts on 128 switches: above auto's exact size.
+    net = generate("hypercube", str(tmp_path / "h.net"), "--dim", 7, "--hosts-per-switch", 4)
+    d = json.loads(sim("bound", net, "--runs", 2, "--json").stdout)
+    assert d["method"] == "approximate, eps=0.02" and d["runs_approximate"] == 2
+    assert d["solver"] == "none (Garg-Konemann / Fleischer)"
+    assert d["runs_incomplete"] == 0 and d["max_gap"] <= 0.02 + 1e-12
+    assert d["feasible"] <= d["bound"] <= 1
+    table = sim("bound", net, "--runs", 2, "--eps", "0.05").stdout
+    assert "method: approximate, eps=0.05 (Garg-Konemann / Fleischer lengths, certified gap " \
+        "<= 0.05) on 2 of 2 runs" in table
+    # One run on two threads: the same bound as on one.
+    one, two = (json.loads(sim("bound", net, "--runs", 1, "--threads", t, "--json").stdout)
+                for t in (1, 2))
+    assert one["run_bounds"] == two["run_bounds"] and two["threads"] == 2
+
+
+def test_exact_and_approximate_agree_within_eps(tmp_path):
+    net = generate("torus", str(tmp_path / "t.net"), "--dims", "4x4", "--hosts-per-switch", 2)
+    exact = json.loads(sim("bound", net, "--runs", 4, "--json").stdout)
+    approx = json.loads(sim("bound", net, "--runs", 4, "--method", "approximate",
+                            "--json").stdout)
+    assert exact["method"] == "exact" and approx["method"] == "approximate, eps=0.02"
+    for e, a in zip(exact["run_bounds"], approx["run_bounds"]):
+        assert e - 1e-6 <= a <= 1.02 * e + 1e-6
