@@ -5,11 +5,15 @@
 #       fabric the bound for any routing and for minimal paths, and psssp's
 #       share of it (psssp-sim route, then score --bound on the same RUNS (20)
 #       bisect runs)
-#   bench/bench_bound.sh timing [RUNS]  seconds per matching and peak RSS per
-#       size (RUNS (4) bisect runs, --threads 2): exact up to 256 hosts,
-#       approximate (eps 0.02, auto) at 1024 and 4096 hosts under --time-limit
-#       (TIME_LIMIT seconds per run, default 60): runs cut short say so. CPU
-#       s/run is the process's user + system time over the runs bounded.
+#   bench/bench_bound.sh timing [RUNS]  seconds per matching and peak memory
+#       per size, 64 to 4096 hosts (auto: exact up to 256 hosts, approximate
+#       with eps 0.02 above): RUNS (4) bisect runs on --threads 2, two runs at
+#       a time on a core each; at 4096 hosts also one run on both cores.
+#       s/match is the wall time over the runs bounded, s/run each run's own
+#       wall time (mean, max), CPU s/run the process's user + system time over
+#       the runs; RSS is /usr/bin/time -v's maximum resident set size.
+#       TIME_LIMIT (seconds per run, 60) bounds each; runs cut short say so.
+#       OPTS are passed to psssp-sim bound (e.g. --minimal).
 # PSSSP_BUILD names the build directory (default build); BENCH_DIR keeps the
 # generated fabrics. Prints the load average: the machine may be shared.
 set -euo pipefail
@@ -68,39 +72,48 @@ FABRICS
   timing)
     RUNS=${2:-4}
     TIME_LIMIT=${TIME_LIMIT:-60}
-    printf '%-28s %6s %-12s %9s %9s %9s %9s %8s %7s %s\n' fabric hosts method "s/run" "max s" \
-      "CPU s/run" bound gap "RSS MB" note
-    while IFS='|' read -r name label args; do
+    printf '%-32s %6s %-29s %8s %8s %8s %9s %9s %7s %7s %s\n' fabric hosts method "s/match" \
+      "s/run" "max s" "CPU s/run" bound gap "RSS MB" note
+    while IFS='|' read -r name label args solo; do
       # shellcheck disable=SC2086
       gen "$name" $args
-      limit=$((TIME_LIMIT * RUNS))
-      /usr/bin/time -f '%M %U %S' -o "$WORK/rss.txt" "$SIM" bound "$WORK/$name.net" --runs "$RUNS" \
-        --threads 2 --time-limit "$limit" --json >"$WORK/t.json"
-      python3 - "$label" "$WORK/t.json" "$(cat "$WORK/rss.txt")" <<'PY'
-import json, sys
-label, d = sys.argv[1], json.load(open(sys.argv[2]))
-rss, user, system = (float(x) for x in sys.argv[3].split())
-cpu = (user + system) / max(1, d["runs_bounded"])
-method = "exact" if d["runs_exact"] else "approximate"
+      for runs in "$RUNS" ${solo:+1}; do
+        limit=$((TIME_LIMIT * runs))
+        # shellcheck disable=SC2086
+        /usr/bin/time -v -o "$WORK/time.txt" "$SIM" bound "$WORK/$name.net" --runs "$runs" \
+          --threads 2 --time-limit "$limit" ${OPTS:-} --json >"$WORK/t.json"
+        python3 - "$label" "$WORK/t.json" "$WORK/time.txt" "$runs" <<'PY'
+import json, re, sys
+label, d, runs = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[4])
+t = open(sys.argv[3]).read()
+def num(key):
+    return float(re.search(re.escape(key) + r"[^:]*:\s*([0-9.]+)", t).group(1))
+rss, cpu = num("Maximum resident set size"), num("User time") + num("System time")
+bounded = max(1, d["runs_bounded"])
+method = d["method"] + ("" if runs > 1 else ", 1 run")
 note = ""
 if d["runs_incomplete"] or d["runs_bounded"] < d["runs"]:
     note = "time limit: %d of %d runs bounded, %d cut short" % (
         d["runs_bounded"], d["runs"], d["runs_incomplete"])
-print("%-28s %6d %-12s %9.3f %9.3f %9.3f %9.4f %7.2f%% %7.0f %s" % (
-    label, d["hosts"], method, d["seconds_per_run"], d["seconds_per_run_max"], cpu, d["bound"],
-    100 * d["max_gap"], rss / 1024, note))
+print("%-32s %6d %-29s %8.3f %8.3f %8.3f %9.3f %9.4f %6.2f%% %7.0f %s" % (
+    label, d["hosts"], method, d["seconds"] / bounded, d["seconds_per_run"],
+    d["seconds_per_run_max"], cpu / bounded, d["bound"], 100 * d["max_gap"], rss / 1024, note))
 PY
+      done
     done <<'FABRICS'
-tree8|2-level tree 8-ary|kary-ntree --k 8 --n 2
-df422|dragonfly 4-2-2|dragonfly --a 4 --p 2 --h 2
-t444|torus 4x4x4|torus --dims 4x4x4 --hosts-per-switch 2
-hc6|hypercube 6|hypercube --dim 6 --hosts-per-switch 4
-t88|torus 8x8, 4 hosts/switch|torus --dims 8x8 --hosts-per-switch 4
-hx88|HyperX 8x8|hyperx --dims 8x8 --hosts-per-switch 4
-t16|torus 16x16, 4 hosts/switch|torus --dims 16x16 --hosts-per-switch 4
-df844|dragonfly 8-4-4|dragonfly --a 8 --p 4 --h 4
-tree16|3-level tree 16-ary|kary-ntree --k 16 --n 3
-t32|torus 32x32, 4 hosts/switch|torus --dims 32x32 --hosts-per-switch 4
+tree8|2-level tree 8-ary|kary-ntree --k 8 --n 2|
+df422|dragonfly 4-2-2|dragonfly --a 4 --p 2 --h 2|
+t444|torus 4x4x4|torus --dims 4x4x4 --hosts-per-switch 2|
+hc6|hypercube 6|hypercube --dim 6 --hosts-per-switch 4|
+t88|torus 8x8, 4 hosts/switch|torus --dims 8x8 --hosts-per-switch 4|
+hx88|HyperX 8x8|hyperx --dims 8x8 --hosts-per-switch 4|
+t16|torus 16x16, 4 hosts/switch|torus --dims 16x16 --hosts-per-switch 4|
+df844|dragonfly 8-4-4|dragonfly --a 8 --p 4 --h 4|
+rr128|random 128 switches, degree 8|random-regular --switches 128 --degree 8 --hosts-per-switch 8 --seed 1|
+tree16|3-level tree 16-ary|kary-ntree --k 16 --n 3|solo
+t32|torus 32x32, 4 hosts/switch|torus --dims 32x32 --hosts-per-switch 4|solo
+hc10|hypercube 10, 4 hosts/switch|hypercube --dim 10 --hosts-per-switch 4|solo
+rr512|random 512 switches, degree 16|random-regular --switches 512 --degree 16 --hosts-per-switch 8 --seed 1|solo
 FABRICS
     ;;
   *)
