@@ -56,11 +56,12 @@ def bound_row(run):
     if not run.bound:
         return None
     key = "capacity_ebb" if run.replay.mixed_rates else "ebb"
-    row = EngineResult(BOUND_NAME, "LP upper bound", "", "psssp-sim bound (COIN-OR CLP)", "")
+    first = run.bound.get(run.args.patterns[0]) or next(iter(run.bound.values()))
+    row = EngineResult(BOUND_NAME, "LP upper bound", "", "psssp-sim bound: %s (%s)" % (
+        first["method"], first["solver"]), "")
     for pattern, b in run.bound.items():
         row.by_pattern[pattern] = {key: b["bound"]}
-    first = run.bound.get(run.args.patterns[0])
-    if first:
+    if run.args.patterns[0] in run.bound:
         setattr(row, key, first["bound"])
         exact = not first["random"] and first["runs"] == first["runs_scored"]
         row.ci95 = "exact" if exact else (first["ci95"][1] - first["ci95"][0]) / 2
