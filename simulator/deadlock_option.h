@@ -12,9 +12,9 @@
 namespace psssp::sim {
 
 struct DeadlockInputs {
-  std::string sl_file;      // "SLID DLID SL" lines
-  std::string layer_table;  // psssp-layers file written by the engine
-  std::string sl2vl_dump;   // opensm-sl2vl.dump; identity when empty
+  std::string sl_file;       // "SLID DLID SL" lines
+  std::string layer_table;   // psssp-layers file written by the engine
+  std::string sl2vl_dump;    // opensm-sl2vl.dump; identity when empty
   bool hosts_scope = false;  // --deadlock-scope hosts: host-to-host routes set the verdict;
                              // false (all, the default): all routes
 };
