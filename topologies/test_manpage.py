@@ -6,7 +6,9 @@ import os
 import re
 import subprocess
 
-from test_roundtrip import TOPO
+from psssp_tools import binary
+
+TOPO = binary("psssp-topo")
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "psssp-topo.1")
 
