@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Benchmark of psssp-sim bound (the LP upper bound on eBB).
-#   bench/bench_bound.sh table [RUNS]   the bound table of docs/bound.md: per
-#       fabric the bound for any routing and for minimal paths, and psssp's
-#       share of it (psssp-sim route, then score --bound on the same RUNS (20)
-#       bisect runs)
+#   bench/bench_bound.sh table [RUNS]   the bound table of docs/bound.md, on the
+#       quality fabrics (bench_quality.py): per fabric compare-engines on RUNS
+#       (100) bisect runs, the bound on those runs (any routing, and minimal
+#       paths) and psssp's and the best OpenSM engine's share of it (mean eBB
+#       over the mean bound, the same runs). ENGINES (bench_quality.py's),
+#       ONLY=name,name, BOUND_TIME_LIMIT (seconds per fabric and bound, 600),
+#       TIMEOUT (per OpenSM run, 600).
 #   bench/bench_bound.sh timing [RUNS]  seconds per matching and peak memory
 #       per size, 64 to 4096 hosts (auto: exact up to 256 hosts, approximate
 #       with eps 0.02 above): RUNS (4) bisect runs on --threads 2, two runs at
@@ -39,35 +42,56 @@ gen() {  # gen NAME TOPOLOGY ARGS...: $WORK/NAME.net once
 
 case $MODE in
   table)
-    RUNS=${2:-20}
-    printf '| fabric | hosts | LP bound (any routing) | LP bound (minimal paths) | psssp eBB | psssp / LP |\n'
-    printf '|---|---|---|---|---|---|\n'
-    while IFS='|' read -r name label args; do
-      # shellcheck disable=SC2086
-      gen "$name" $args
-      net=$WORK/$name.net
-      "$SIM" bound "$net" --runs "$RUNS" --json >"$WORK/any.json"
-      "$SIM" bound "$net" --runs "$RUNS" --minimal --json >"$WORK/min.json"
-      "$SIM" route "$net" -o "$WORK/$name.lfts" >/dev/null 2>"$WORK/route.log" ||
-        { cat "$WORK/route.log" >&2; exit 1; }
-      "$SIM" score "$net" --routes "$WORK/$name.lfts" --runs "$RUNS" --bound --json >"$WORK/score.json"
-      python3 - "$label" "$WORK/any.json" "$WORK/min.json" "$WORK/score.json" <<'PY'
+    # The quality fabrics (bench_quality.py's FABRICS and ENGINES, not a copy),
+    # each through compare-engines, which scores the engines' tables and
+    # bounds the same RUNS runs; the minimal-path bound on its fabric.topo.
+    RUNS=${2:-100}
+    LIMIT=${BOUND_TIME_LIMIT:-600}
+    export PSSSP_BUILD=$BUILD
+    printf '| fabric (hosts) | LP bound, any routing [95%% CI] | LP bound, minimal paths | psssp eBB | psssp / bound | best OpenSM engine: eBB | its / bound | bound: method, wall s per run |\n'
+    printf '|---|---|---|---|---|---|---|---|\n'
+    ENGINES=${ENGINES:-$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import bench_quality; print(bench_quality.ENGINES)' "$ROOT/bench")}
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import bench_quality
+for name, spec in bench_quality.FABRICS: print("%s|%s" % (name, spec))' "$ROOT/bench" |
+    while IFS='|' read -r name spec; do
+      out=$WORK/cmp-$name
+      [[ -n ${ONLY:-} && ,$ONLY, != *,$name,* ]] && continue
+      echo "== $name: $spec" >&2
+      python3 "$ROOT/scripts/compare-engines" --topology "$spec" --engines "$ENGINES" \
+        --runs "$RUNS" --bound-runs "$RUNS" --bound-time-limit "$LIMIT" --no-plot --keep \
+        --timeout "${TIMEOUT:-600}" --out "$out" >"$WORK/cmp.log" 2>&1 ||
+        { tail -20 "$WORK/cmp.log" >&2; exit 1; }
+      "$SIM" bound "$out/work/fabric.topo" --runs "$RUNS" --minimal --time-limit "$LIMIT" \
+        --json >"$WORK/min.json" 2>"$WORK/min.log" || echo '{}' >"$WORK/min.json"
+      python3 - "$name" "$out/results.json" "$WORK/min.json" <<'PY'
 import json, sys
-label, a, m, s = sys.argv[1], *(json.load(open(p)) for p in sys.argv[2:])
-r = s["results"][0]
-print("| %s | %d | %.3f [%.3f, %.3f] | %.3f | %.3f | %.2f |" % (
-    label, a["hosts"], a["bound"], a["ci95"][0], a["ci95"][1], m["bound"], r["ebb"],
-    r["share_of_bound"]))
+name, d, m = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+b = ((d.get("bound") or {}).get("by_pattern") or {}).get("bisect")
+if b is None:
+    print("| %s (%s) | not computed: %s | | | | | | |" % (name, d["hosts"],
+                                                         (d.get("bound") or {}).get("note")))
+    sys.exit(0)
+ebb = {e["engine"]: e for e in d["engines"] if e["ebb"] is not None}
+ps = ebb.get("psssp")
+others = [e for n, e in ebb.items() if n != "psssp" and e["outcome"] == "configured"]
+best = max(others, key=lambda e: e["ebb"]) if others else None
+loose = ""
+if b["runs"] < b["runs_scored"]:
+    loose += " (%d of %d runs)" % (b["runs"], b["runs_scored"])
+if b["runs_incomplete"]:
+    loose += " (%d runs cut short: valid, looser)" % b["runs_incomplete"]
+minimal = "%.3f" % m["bound"] if "bound" in m else "-"
+if m.get("runs_incomplete"):
+    minimal += " (cut short)"
+method = b["method"] + (", cut short" if b["runs_incomplete"] else "")
+print("| %s (%d) | %.3f [%.3f, %.3f]%s | %s | %s | %s | %s | %s | %s, %.2f |" % (
+    name, d["hosts"], b["bound"], b["ci95"][0], b["ci95"][1], loose, minimal,
+    "%.3f" % ps["ebb"] if ps else "-", "%.2f" % (ps["ebb"] / b["bound"]) if ps else "-",
+    "%s: %.3f" % (best["engine"], best["ebb"]) if best else "-",
+    "%.2f" % (best["ebb"] / b["bound"]) if best else "-", method,
+    b["seconds"] / max(1, b["runs"])))
 PY
-    done <<'FABRICS'
-tree8|2-level tree 8-ary|kary-ntree --k 8 --n 2
-df422|dragonfly 4-2-2|dragonfly --a 4 --p 2 --h 2
-ft2|2-level tree 6x18, 2:1|fattree2 --leaves 6 --hosts-per-leaf 18 --spines 9 --cables 1
-t444|torus 4x4x4|torus --dims 4x4x4 --hosts-per-switch 2
-hc6|hypercube 6|hypercube --dim 6 --hosts-per-switch 4
-t88|torus 8x8, 4 hosts/switch|torus --dims 8x8 --hosts-per-switch 4
-hx88|HyperX 8x8|hyperx --dims 8x8 --hosts-per-switch 4
-FABRICS
+    done
     ;;
   timing)
     RUNS=${2:-4}
