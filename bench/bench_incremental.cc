@@ -35,14 +35,6 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-std::uint64_t changed(const Fabric& f, const ForwardingTables& a, const ForwardingTables& b) {
-  std::uint64_t n = 0;
-  for (const NodeId sw : f.switches())
-    for (unsigned l = 0; l <= f.max_lid(); ++l)
-      if (a.get(sw, static_cast<Lid>(l)) != b.get(sw, static_cast<Lid>(l))) ++n;
-  return n;
-}
-
 // Entries whose next hop is a port of one of `cables` (either end).
 std::uint64_t entries_on(const Fabric& f, const ForwardingTables& lfts,
                          const std::vector<PortRef>& cables) {
@@ -185,7 +177,7 @@ class Bench {
     const double full_seconds = seconds_since(start);
     const double e_inc = estimate_ebb(f_, inc.lfts, runs_, flags_.ebb_seed);
     const double e_full = estimate_ebb(f_, full.lfts, runs_, flags_.ebb_seed);
-    const std::uint64_t inc_changed = changed(f_, base_.lfts, inc.lfts);
+    const std::uint64_t inc_changed = testing::changed_entries(f_, base_.lfts, inc.lfts);
     if (inc.incremental.used) {
       ++stats.incremental_runs;
       stats.ratio_sum += e_inc / e_full;
@@ -195,11 +187,12 @@ class Bench {
         stats.churn_most = std::max(stats.churn_most,
                                     static_cast<double>(inc_changed) / static_cast<double>(used));
     }
-    std::printf("%-9u %9llu %9llu %9llu %8.4f %8.4f %8.4f %9.3f %9.3f %9.3f%s\n", n,
-                static_cast<unsigned long long>(used), static_cast<unsigned long long>(inc_changed),
-                static_cast<unsigned long long>(changed(f_, base_.lfts, full.lfts)), e_inc, e_full,
-                e_inc / e_full, inc_seconds, inc_cpu, full_seconds,
-                inc.incremental.used ? "" : "  (full routing)");
+    std::printf(
+        "%-9u %9llu %9llu %9llu %8.4f %8.4f %8.4f %9.3f %9.3f %9.3f%s\n", n,
+        static_cast<unsigned long long>(used), static_cast<unsigned long long>(inc_changed),
+        static_cast<unsigned long long>(testing::changed_entries(f_, base_.lfts, full.lfts)), e_inc,
+        e_full, e_inc / e_full, inc_seconds, inc_cpu, full_seconds,
+        inc.incremental.used ? "" : "  (full routing)");
     return inc;
   }
 
@@ -214,7 +207,8 @@ class Bench {
     const double e_back = estimate_ebb(f_, again.lfts, runs_, flags_.ebb_seed);
     stats.back_least = std::min(stats.back_least, e_back / base_ebb_);
     std::printf("%-9s %9s %9llu %9s %8.4f %8.4f %8.4f %9.3f %9.3f   (recovered; vs original)\n",
-                "  back", "", static_cast<unsigned long long>(changed(f_, inc.lfts, again.lfts)),
+                "  back", "",
+                static_cast<unsigned long long>(testing::changed_entries(f_, inc.lfts, again.lfts)),
                 "", e_back, base_ebb_, e_back / base_ebb_, back_seconds, back_cpu);
   }
 

@@ -14,6 +14,15 @@ def _check(net, lfts, *extra):
                check=False)
 
 
+def _route_tree_with_layers(tmp_path, vls):
+    """A 4-ary 3-tree routed with --vls: (net, lfts, layers, JSON layer report)."""
+    net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)
+    lfts, layers = tmp_path / "lfts.dump", tmp_path / "layers.dump"
+    proc = run([binary("psssp-sim"), "route", net, "-o", lfts, "--vls", vls,
+                "--layers-out", layers, "--json"])
+    return net, lfts, layers, json.loads(proc.stdout)["layers"]
+
+
 def test_torus_layers_remove_the_credit_loop(tmp_path):
     net = generate("torus", str(tmp_path / "t.net"), "--dims", "6x6", "--hosts-per-switch", 2)
     lfts, layers = tmp_path / "lfts.dump", tmp_path / "layers.dump"
@@ -37,14 +46,10 @@ def test_tree_layers_cover_every_route_and_json_says_so(tmp_path):
     # On a tree the host routes need one layer; the routes of the switches
     # without hosts (switch to switch, down then up) one more, and with them
     # every route is free of credit loops (check's default scope: all).
-    net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)
-    layers = tmp_path / "layers.dump"
-    proc = run([binary("psssp-sim"), "route", net, "-o", tmp_path / "lfts.dump", "--vls", 4,
-                "--layers-out", layers, "--json"])
-    report = json.loads(proc.stdout)["layers"]
+    net, lfts, layers, report = _route_tree_with_layers(tmp_path, 4)
     assert report["needed"] == 2 and report["used"] == 4 and report["fallback"] == "", report
     assert report["output"] == str(layers)
-    checked = _check(net, tmp_path / "lfts.dump", "--layers", layers, "--json")
+    checked = _check(net, lfts, "--layers", layers, "--json")
     assert checked.returncode == 0, checked.stdout[-3000:]
     deadlock = json.loads(checked.stdout)["deadlock"]
     assert deadlock["scope"] == "all" and deadlock["all"]["deadlock_free"], deadlock
@@ -55,14 +60,10 @@ def test_tree_layers_cover_every_route_and_json_says_so(tmp_path):
 def test_one_layer_on_a_tree_leaves_out_the_switches_own_routes(tmp_path):
     # vls=1 still fits a tree: its host routes, with a note that the routes
     # from switches without hosts are not layered (check's hosts scope).
-    net = generate("kary-ntree", str(tmp_path / "t.net"), "--k", 4, "--n", 3)
-    layers = tmp_path / "layers.dump"
-    proc = run([binary("psssp-sim"), "route", net, "-o", tmp_path / "lfts.dump", "--vls", 1,
-                "--layers-out", layers, "--json"])
-    report = json.loads(proc.stdout)["layers"]
+    net, lfts, layers, report = _route_tree_with_layers(tmp_path, 1)
     assert report["needed"] == 1, report
     assert "routes from switches without hosts not layered" in report["fallback"], report
-    hosts = _check(net, tmp_path / "lfts.dump", "--layers", layers, "--deadlock-scope", "hosts")
+    hosts = _check(net, lfts, "--layers", layers, "--deadlock-scope", "hosts")
     assert hosts.returncode == 0, hosts.stdout[-3000:]
 
 

@@ -77,4 +77,13 @@ ForwardingTables min_hop_lfts(const Fabric& f) {
   return lfts;
 }
 
+std::uint64_t changed_entries(const Fabric& fabric, const ForwardingTables& a,
+                              const ForwardingTables& b) {
+  std::uint64_t n = 0;
+  for (const NodeId sw : fabric.switches())
+    for (unsigned l = 0; l <= fabric.max_lid(); ++l)
+      if (a.get(sw, static_cast<Lid>(l)) != b.get(sw, static_cast<Lid>(l))) ++n;
+  return n;
+}
+
 }  // namespace psssp::testing

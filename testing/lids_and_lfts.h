@@ -4,6 +4,8 @@
 // the routing engine.
 #pragma once
 
+#include <cstdint>
+
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
 
@@ -19,5 +21,10 @@ void assign_lids(Fabric& fabric, std::uint8_t lmc = 0);
 // shortest paths the choice is (LID mod count), so destinations spread over
 // parallel paths as OpenSM's minhop does.
 ForwardingTables min_hop_lfts(const Fabric& fabric);
+
+// How many switch entries (LID 0 included) differ between `a` and `b`: the
+// churn a re-routing causes.
+std::uint64_t changed_entries(const Fabric& fabric, const ForwardingTables& a,
+                              const ForwardingTables& b);
 
 }  // namespace psssp::testing

@@ -35,14 +35,6 @@ std::uint64_t entries_on(const Fabric& f, const ForwardingTables& lfts, PortRef 
   return n;
 }
 
-std::uint64_t changed(const Fabric& f, const ForwardingTables& a, const ForwardingTables& b) {
-  std::uint64_t n = 0;
-  for (const NodeId sw : f.switches())
-    for (unsigned l = 0; l <= f.max_lid(); ++l)
-      if (a.get(sw, static_cast<Lid>(l)) != b.get(sw, static_cast<Lid>(l))) ++n;
-  return n;
-}
-
 void set_cable(Fabric& f, PortRef end, bool healthy) {
   f.port(end).healthy = healthy;
   f.port(f.port(end).remote).healthy = healthy;
@@ -60,7 +52,7 @@ TEST(Incremental, UnchangedFabricKeepsEveryEntry) {
   const RoutingResult inc =
       route_psssp_incremental(c.t.fabric, full.lfts, RoutingOptions{}, IncrementalOptions{});
   ASSERT_TRUE(inc.incremental.used) << inc.incremental.reason;
-  EXPECT_EQ(changed(c.t.fabric, full.lfts, inc.lfts), 0u);
+  EXPECT_EQ(testing::changed_entries(c.t.fabric, full.lfts, inc.lfts), 0u);
   EXPECT_EQ(inc.incremental.kept, inc.incremental.entries);
   EXPECT_EQ(inc.incremental.repaired + inc.incremental.rebalanced, 0u);
 }
@@ -84,7 +76,7 @@ TEST(Incremental, CableFailureAndRecovery) {
       route_psssp_incremental(f, before.lfts, RoutingOptions{}, IncrementalOptions{});
   ASSERT_TRUE(failed.incremental.used) << failed.incremental.reason;
   expect_delivers(f, failed.lfts);
-  const std::uint64_t moved = changed(f, before.lfts, failed.lfts);
+  const std::uint64_t moved = testing::changed_entries(f, before.lfts, failed.lfts);
   EXPECT_LE(moved, 2 * used) << "used the cable: " << used;
   // A repaired entry moved again by a shortcut or the rebalancing counts twice.
   EXPECT_LE(moved, failed.incremental.repaired + failed.incremental.rebalanced);
@@ -100,7 +92,7 @@ TEST(Incremental, CableFailureAndRecovery) {
   expect_delivers(f, back.lfts);
   EXPECT_GT(entries_on(f, back.lfts, c.cable), 0u);
   // With the last full routing as reference, the moved entries go back.
-  EXPECT_EQ(changed(f, before.lfts, back.lfts), 0u);
+  EXPECT_EQ(testing::changed_entries(f, before.lfts, back.lfts), 0u);
   EXPECT_EQ(back.incremental.restored, moved);
   const double ebb_back = estimate_ebb(f, back.lfts, 1000, 3);
   EXPECT_GE(ebb_back, 0.995 * ebb_before) << ebb_back << " vs before " << ebb_before;
@@ -109,7 +101,7 @@ TEST(Incremental, CableFailureAndRecovery) {
       "back %.4f (moved back %llu)\n",
       (unsigned long long)used, (unsigned long long)moved,
       (unsigned long long)failed.incremental.rebalanced, ebb_before, ebb_failed, ebb_full, ebb_back,
-      (unsigned long long)changed(f, failed.lfts, back.lfts));
+      (unsigned long long)testing::changed_entries(f, failed.lfts, back.lfts));
 }
 
 // Without a reference, the rebalancing alone puts routes back on the cable.
@@ -147,7 +139,7 @@ TEST(Incremental, RebalancingOffMovesOnlyBrokenEntries) {
   EXPECT_EQ(r.incremental.rebalanced, 0u);
   // The cable's own entries, and a few more where a switch whose entry used
   // the cable has no neighbour with a delivering path to hop to.
-  const std::uint64_t moved = changed(f, before.lfts, r.lfts);
+  const std::uint64_t moved = testing::changed_entries(f, before.lfts, r.lfts);
   EXPECT_EQ(moved, r.incremental.repaired);
   EXPECT_GE(moved, used);
   EXPECT_LE(moved, 2 * used);
@@ -161,7 +153,9 @@ TEST(Incremental, UnknownTablesGetAFullRouting) {
   EXPECT_FALSE(r.incremental.used);
   EXPECT_NE(r.incremental.reason.find("lost their next hop"), std::string::npos)
       << r.incremental.reason;
-  EXPECT_EQ(changed(c.t.fabric, r.lfts, route_psssp(c.t.fabric, RoutingOptions{}).lfts), 0u);
+  EXPECT_EQ(
+      testing::changed_entries(c.t.fabric, r.lfts, route_psssp(c.t.fabric, RoutingOptions{}).lfts),
+      0u);
 }
 
 TEST(Incremental, TorusCableFailureDelivers) {
@@ -212,7 +206,7 @@ void expect_small_repair(Fabric f, unsigned failures) {
       route_psssp_incremental(f, before.lfts, RoutingOptions{}, IncrementalOptions{});
   ASSERT_TRUE(r.incremental.used) << r.incremental.reason;
   expect_delivers(f, r.lfts);
-  const std::uint64_t moved = changed(f, before.lfts, r.lfts);
+  const std::uint64_t moved = testing::changed_entries(f, before.lfts, r.lfts);
   EXPECT_GE(moved, used);
   EXPECT_LE(moved, 2 * used) << "used the cables: " << used;
   std::printf("%u failed: used %llu changed %llu (rebalanced %llu)\n", failures,
@@ -314,8 +308,8 @@ TEST(Incremental, MoreChangesPerLostEntryShortenPaths) {
     const RoutingResult r4 = route_psssp_incremental(f, before.lfts, RoutingOptions{}, four);
     ASSERT_TRUE(r2.incremental.used && r4.incremental.used);
     expect_delivers(f, r4.lfts);
-    const std::uint64_t changed_2x = changed(f, before.lfts, r2.lfts);
-    const std::uint64_t changed_4x = changed(f, before.lfts, r4.lfts);
+    const std::uint64_t changed_2x = testing::changed_entries(f, before.lfts, r2.lfts);
+    const std::uint64_t changed_4x = testing::changed_entries(f, before.lfts, r4.lfts);
     EXPECT_LE(changed_2x, 2 * used);
     EXPECT_LE(changed_4x, 4 * used);
     EXPECT_GE(changed_4x, changed_2x);
