@@ -28,7 +28,7 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kBoundDescription =
     "Per run, the flows that score draws (the same --pattern, --seed, --mapping and\n"
     "hosts give the same flows) are routed as a fractional multicommodity flow: each\n"
     "flow any rate up to 1 (its injection link), split over any paths, every directed\n"
@@ -46,7 +46,7 @@ constexpr const char* kDescription =
     "auto: exact while flows through switches x channels is at most 300000 per run,\n"
     "else approximate. The output says which ran.";
 
-constexpr std::uint64_t kMaxRuns = 1000000;
+constexpr std::uint64_t kBoundMaxRuns = 1000000;
 
 struct BoundOptions {
   FabricInput input;
@@ -274,13 +274,13 @@ int run_bound(const BoundOptions& o) {
 }
 
 void define_options(CLI::App& cmd, BoundOptions& o) {
-  cmd.footer(kDescription);
+  cmd.footer(kBoundDescription);
   add_fabric_input(cmd, o.input);
   add_traffic_options(cmd, o.traffic);
   cli::add_uint(cmd, "--runs", o.runs,
                 "runs: run r has score's flows of run r (default 50 for random\npatterns, else one "
                 "per phase)",
-                1, kMaxRuns);
+                1, kBoundMaxRuns);
   cli::add_threads(cmd, o.threads,
                    "threads across runs, and within runs when fewer; results do not\ndepend on it");
   cmd.add_flag("--json", o.json, "one JSON object instead of the table");

@@ -23,7 +23,7 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kCheckDescription =
     "Traces every ordered pair of host ports (every LID of an LMC range) through the\n"
     "LFTs and reports black holes, loops, wrong deliveries, routes over down links or\n"
     "unconnected ports, path lengths and the edge forwarding index. Exit status 1 if\n"
@@ -192,7 +192,7 @@ int check(const CheckOptions& o) {
 }
 
 void define_options(CLI::App& cmd, CheckOptions& o) {
-  cmd.footer(kDescription);
+  cmd.footer(kCheckDescription);
   add_fabric_input(cmd, o.input);
   cmd.add_option("--routes", o.routes,
                  "LFT dump (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)")

@@ -25,7 +25,7 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kRouteDescription =
     "Computes P-SSSP routes (one load-weighted shortest-path search per destination\n"
     "LID) and writes them as an opensm-lfts.dump file. Summary on stderr, or with\n"
     "--json as one JSON object on standard output.";
@@ -175,7 +175,7 @@ int route(RouteOptions& o) {
 }
 
 void define_options(CLI::App& cmd, RouteOptions& o) {
-  cmd.footer(kDescription);
+  cmd.footer(kRouteDescription);
   add_fabric_input(cmd, o.input);
   cmd.add_option("-o,--output", o.output,
                  "where to write the tables (opensm-lfts.dump format, loads\n"

@@ -31,7 +31,7 @@
 namespace psssp::sim {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kScoreDescription =
     "Effective bisection bandwidth (eBB): per run every directed cable, host links\n"
     "included, counts the flows crossing it; a flow gets 1 / (largest count on its\n"
     "path); the run's value is the mean over its flows; eBB is the mean over runs.\n"
@@ -51,7 +51,7 @@ constexpr const char* kDescription =
 
 // Far above any useful run count (each run keeps its scores in memory), so
 // that a mistyped --runs gets a message instead of running out of memory.
-constexpr std::uint64_t kMaxRuns = 10000000;
+constexpr std::uint64_t kScoreMaxRuns = 10000000;
 
 struct ScoreOptions {
   FabricInput input;
@@ -427,7 +427,7 @@ int score(const ScoreOptions& o) {
 }
 
 void define_options(CLI::App& cmd, ScoreOptions& o) {
-  cmd.footer(kDescription);
+  cmd.footer(kScoreDescription);
   add_fabric_input(cmd, o.input);
   // One value per --routes/--name, every occurrence kept.
   cmd.add_option("--routes", o.routes,
@@ -444,12 +444,12 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
   cli::add_uint(cmd, "--runs", o.runs,
                 "runs (default 5000 for random patterns, else one per phase;\n"
                 "at most " +
-                    std::to_string(kMaxRuns) + ")",
-                1, kMaxRuns);
+                    std::to_string(kScoreMaxRuns) + ")",
+                1, kScoreMaxRuns);
   cli::add_uint(cmd, "--random-runs", o.random_runs,
                 "runs when the pattern draws at random (default 5000); a\n"
                 "deterministic one runs each phase once (scripts pass this)",
-                1, kMaxRuns)
+                1, kScoreMaxRuns)
       ->excludes("--runs");
   cli::add_threads(cmd, o.threads, "threads across runs; results do not depend on it");
   CLI::Option* json = cmd.add_flag("--json", o.json, "one JSON object instead of the table");
@@ -464,7 +464,7 @@ void define_options(CLI::App& cmd, ScoreOptions& o) {
                "also the LP bound of the first --bound-runs runs (psssp-sim bound)\nand each "
                "routing's eBB as a share of it, run by run");
   cli::add_uint(cmd, "--bound-runs", o.bound_runs, "runs that --bound bounds (default 50)", 1,
-                kMaxRuns);
+                kScoreMaxRuns);
 }
 
 }  // namespace
