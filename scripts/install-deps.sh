@@ -8,14 +8,18 @@
 # installs nothing. Idempotent: a second run installs nothing and exits 0.
 set -euo pipefail
 
-# Each package once, in the smallest set that needs it.
+# Each package once, in the smallest set that needs it. python3-munkres
+# satisfies python3-fonttools' "python3-scipy | python3-munkres" (a
+# dependency of matplotlib) with the small package, not SciPy and Pythran.
+# Graphviz (the report's topology view, optional) is in the test set.
 demo=(
   cmake ninja-build make g++ pkg-config libgtest-dev
   libboost-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
   opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
-  python3 python3-matplotlib graphviz
+  python3 python3-matplotlib python3-munkres
 )
 test_only=(
+  graphviz
   clang libclang-rt-14-dev clang-format
   python3-pytest python3-pytest-xdist python3-pytest-timeout
   chromium
