@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include "cli.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -101,6 +102,23 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them reversed
   finish_parse(app, o);
   return o;
+}
+
+int run_command_line(int argc, char** argv, const std::function<int(CliOptions&)>& generate) {
+  CLI::App app(
+      "psssp-topo: generates a fabric of a topology family as an ibsim net file. Rules for all "
+      "options: psssp-sim(1); families and options: psssp-topo(1).");
+  cli::configure(app, "psssp-topo");
+  app.get_formatter()->label("SUBCOMMAND", "FAMILY");
+  CliOptions options;
+  add_options(app, options);
+  return cli::run(
+      app, argc, argv,
+      [&] {
+        finish_parse(app, options);
+        return generate(options);
+      },
+      "topology family");
 }
 
 Generated generate_fabric(CliOptions& options) {

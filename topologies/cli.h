@@ -3,7 +3,7 @@
 // main.cc and the tests that rebuild a captured fabric from its arguments.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +11,10 @@
 #include "builder.h"
 #include "params.h"
 #include "topology_spec.h"
+
+namespace CLI {
+class App;  // <CLI/CLI.hpp>: only cli.cc and the tests compile CLI11
+}
 
 namespace psssp::topo {
 
@@ -35,6 +39,10 @@ void finish_parse(const CLI::App& app, CliOptions& options);
 // Arguments after the program name; throws CLI::ParseError or
 // std::invalid_argument.
 CliOptions parse_cli(const std::vector<std::string>& args);
+
+// psssp-topo's main: parses the command line and runs `generate` on the
+// options, with cli::run's exit statuses (help, usage errors, failures).
+int run_command_line(int argc, char** argv, const std::function<int(CliOptions&)>& generate);
 
 struct Generated {
   TopologySpec spec;

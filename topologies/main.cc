@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli.h"
-#include "cli/command_line.h"
+#include "cli/conventions.h"
 #include "cli/json_report.h"
 #include "cli/output_files.h"
 #include "formats/fabric_io.h"
@@ -56,19 +56,4 @@ int generate(CliOptions& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app(
-      "psssp-topo: generates a fabric of a topology family as an ibsim net file. Rules for all "
-      "options: psssp-sim(1); families and options: psssp-topo(1).");
-  cli::configure(app, "psssp-topo");
-  app.get_formatter()->label("SUBCOMMAND", "FAMILY");
-  CliOptions options;
-  add_options(app, options);
-  return cli::run(
-      app, argc, argv,
-      [&] {
-        finish_parse(app, options);
-        return generate(options);
-      },
-      "topology family");
-}
+int main(int argc, char** argv) { return run_command_line(argc, argv, generate); }
