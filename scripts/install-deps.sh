@@ -12,9 +12,10 @@ set -euo pipefail
 # satisfies python3-fonttools' "python3-scipy | python3-munkres" (a
 # dependency of matplotlib) with the small package, not SciPy and Pythran.
 # Graphviz (the report's topology view, optional) is in the test set.
+# zlib1g-dev: CoinUtils links with -lz, which its -dev package does not pull.
 demo=(
   cmake ninja-build make g++ pkg-config libgtest-dev
-  libboost-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev
+  libboost-dev libcli11-dev nlohmann-json3-dev libre2-dev coinor-libclp-dev zlib1g-dev
   opensm libopensm-dev libibumad-dev ibsim-utils libumad2sim0 infiniband-diags
   python3 python3-matplotlib python3-munkres
 )
