@@ -420,7 +420,9 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
   RefusedRoutes refused;
   GuessVerdict verdict;
   std::atomic<bool> capped{false}, failed{false};
-  std::atomic<std::size_t> next_unit{0}, units_done{0};
+  // Unit 0 is worker 0's: layer 0's guess comes from it, the same whatever
+  // the scheduling. The others are taken in order.
+  std::atomic<std::size_t> next_unit{1}, units_done{0};
   const std::vector<std::size_t>& unit_begin = *units.unit_begin;
   const std::size_t count = unit_begin.size() - 1;  // units
   std::vector<std::atomic<bool>> done(count);       // per unit, false until surveyed
@@ -430,14 +432,8 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
     refused.abandon();
     verdict.abandon();
   };
-  // Surveys the next unit nobody took yet; false when none is left or
-  // anything failed. Units are taken in order: when one fails, every lower
-  // one is done or under way, so the lowest failure is the one parallel_for
-  // reports.
-  const auto survey_next = [&](unsigned worker) {
-    if (failed.load(std::memory_order_relaxed)) return false;
-    const std::size_t u = next_unit.fetch_add(1);
-    if (u >= count) return false;
+  // Surveys unit u; false if that failed.
+  const auto survey = [&](std::size_t u, unsigned worker) {
     try {
       parallel::task_fault_point();
       units.survey(u, worker);
@@ -449,6 +445,15 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
     done[u].store(true, std::memory_order_release);
     units_done.fetch_add(1, std::memory_order_acq_rel);
     return true;
+  };
+  // Surveys the next unit nobody took yet; false when none is left or
+  // anything failed. Units are taken in order and unit 0 is always
+  // surveyed: when one fails, every lower one is done or under way, so the
+  // lowest failure is the one parallel_for reports.
+  const auto survey_next = [&](unsigned worker) {
+    if (failed.load(std::memory_order_relaxed)) return false;
+    const std::size_t u = next_unit.fetch_add(1);
+    return u < count && survey(u, worker);
   };
   // Helps until every unit is surveyed; false if anything failed.
   const auto survey_all = [&](unsigned worker) {
@@ -472,7 +477,7 @@ std::optional<FirstFitResult> first_fit_surveying(const FirstFitInput& in, PathT
           return;
         }
         layer0.emplace(in, 0, 1);
-        survey_next(0);
+        if (count > 0) survey(0, 0);
         const unsigned guess = units.longest(0);
         verdict.set_guess(guess);
         if (guess != 0)
