@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/conventions.h"
 #include "traffic/bisection.h"
 #include "traffic/rng.h"
 
@@ -182,8 +183,13 @@ PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
     spec.lmc_path = LmcPath::random;
   else if (lmc_path == "hash")
     spec.lmc_path = LmcPath::hash;
-  else
-    throw std::runtime_error("--lmc-path must be first, random or hash, not '" + lmc_path + "'");
+  else if (lmc_path.rfind("offset:", 0) == 0) {
+    spec.lmc_path = LmcPath::offset;
+    spec.lmc_offset = static_cast<std::uint32_t>(
+        cli::parse_uint("--lmc-path offset:K", lmc_path.substr(7), 0, kMaxLmcLids - 1));
+  } else
+    throw std::runtime_error("--lmc-path must be first, random, hash or offset:K, not '" +
+                             lmc_path + "'");
 
   if (!grid.empty()) {
     std::istringstream in(grid);
@@ -364,6 +370,8 @@ void PatternGenerator::flows(std::uint64_t run, std::vector<Flow>& out, Scratch&
       else if (spec_.lmc_path == LmcPath::hash)
         offset = static_cast<std::uint32_t>(
             splitmix64(static_cast<std::uint64_t>(src.lid) << 16 | dst.lid) & (span - 1));
+      else if (spec_.lmc_path == LmcPath::offset)
+        offset = spec_.lmc_offset & (span - 1);
     }
     f.dlid = static_cast<Lid>(dst.lid + offset);
   }

@@ -40,7 +40,8 @@ enum class PatternKind {
   orcs,    // an ORCS pattern (orcs_patterns.h): every level in one run, flow-weighted
 };
 enum class MappingKind { linear, random, file };
-enum class LmcPath { first, random, hash };
+enum class LmcPath { first, random, hash, offset };
+constexpr std::uint32_t kMaxLmcLids = 128;  // LIDs of a port at InfiniBand's largest LMC (7)
 
 struct PatternSpec {
   PatternKind kind = PatternKind::bisect;
@@ -51,6 +52,7 @@ struct PatternSpec {
   MappingKind mapping = MappingKind::linear;
   std::vector<std::uint32_t> mapping_hosts;  // MappingKind::file: rank -> host index
   LmcPath lmc_path = LmcPath::first;
+  std::uint32_t lmc_offset = 0;  // LmcPath::offset: base + this, mod the port's 2^LMC
 };
 
 // Parses "bisect", "shift", "file:PATH", "orcs:rand", ... and the options

@@ -280,6 +280,26 @@ def test_fixture_lmc(tmp_path, lmc_path):
     assert (offsets == {0}) == (lmc_path == "first")
 
 
+@pytest.mark.parametrize("k,expected", [(0, 0), (1, 1), (3, 3), (5, 1)])
+def test_fixture_lmc_offset_is_one_class(tmp_path, k, expected):
+    # offset:K sends every flow to base + (K mod 2^LMC): one LMC class (LMC 2 here).
+    f = os.path.join(TESTDATA, "tree2-lmc2.ibnetdiscover")
+    _, flows, fabric = compare_score(
+        tmp_path, f, [os.path.join(TESTDATA, "tree2-lmc2.opensm-lfts.dump")],
+        ["--pattern", "bisect-fb", "--lmc-path", "offset:%d" % k])
+    offsets = {d - fabric.ports[fabric.owner[d]]["lid"] for run in flows for _, d in run}
+    assert offsets == {expected}
+
+
+@pytest.mark.parametrize("bad", ["offset:", "offset:128", "offset:-1", "offsets"])
+def test_lmc_offset_out_of_range_is_refused(bad):
+    f = os.path.join(TESTDATA, "tree2-lmc2.ibnetdiscover")
+    res = sim("score", f, "--routes", os.path.join(TESTDATA, "tree2-lmc2.opensm-lfts.dump"),
+              "--lmc-path", bad, check=False)
+    assert res.returncode == 2, res.stderr
+    assert "--lmc-path" in res.stderr and res.stdout == ""
+
+
 def test_generated_two_routings(tmp_path):
     text, lft_dump = fat_tree(leaves=8, hosts_per_leaf=6, spines=4)
     fabric_path = tmp_path / "ft.ibnetdiscover"

@@ -18,7 +18,8 @@ void add_traffic_options(CLI::App& cmd, TrafficOptions& o) {
                  "hosts listed by port (or node) GUID, as OpenSM's cn_guid_file")
       ->type_name("GUIDS");
   cmd.add_option("--lmc-path", o.lmc_path,
-                 "LMC destination LID: first (base), random,\nhash (of src/dst LIDs)")
+                 "LMC destination LID: first (base), random,\nhash (of src/dst LIDs), offset:K "
+                 "(base + K mod 2^LMC:\none LMC class)")
       ->type_name("M");
   cmd.add_option("--mapping", o.mapping,
                  "rank -> host: linear (fabric order; the default), hostname\n(natural order of "
