@@ -24,7 +24,7 @@ test_only=(
   clang libclang-rt-14-dev clang-format
   python3-pytest python3-pytest-xdist python3-pytest-timeout
   chromium
-  debhelper dpkg-dev fakeroot lintian libboost-graph-dev
+  build-essential debhelper dpkg-dev fakeroot lintian libboost-graph-dev
   ibutils
   libopenmpi-dev openmpi-bin
 )
