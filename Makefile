@@ -13,7 +13,8 @@ DEMO_DEPS_STAMP := $(BUILD)/.deps-demo
 # One configuration for make, make test and make demo: they share $(BUILD)
 # and none rebuilds what another built. Optimised without debug information,
 # whose generation is a large part of the compile time (configure a
-# RelWithDebInfo tree of your own for gdb; the sanitizer trees keep it).
+# RelWithDebInfo tree of your own for gdb; the sanitizer trees keep line
+# tables for their reports).
 RELEASE_FLAGS := -O2 -DNDEBUG
 CONFIGURE  := cmake -S . -B $(BUILD) -G Ninja -DPSSSP_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
               -DCMAKE_CXX_FLAGS_RELEASE="$(RELEASE_FLAGS)" -DCMAKE_C_FLAGS_RELEASE="$(RELEASE_FLAGS)"
@@ -65,12 +66,8 @@ asan-test: deps
 # The tests that run threads (core/parallel, routing, simulator) under
 # ThreadSanitizer: data races fail the run. ctest runs their cases in
 # parallel (each binary's cases carry its name as label); -g1 (lines) is
-# what the race reports print. Three incremental cases that route the
-# 8-ary 3-tree several times take minutes each under TSan; the other cases
-# on that tree (UnchangedFabricKeepsEveryEntry, UnknownTablesGetAFullRouting)
-# and the smaller fabrics run the same threaded phases.
+# what the race reports print.
 TSAN_TESTS  := parallel_test routing_test simulator_test deadlock_test engine_bridge_test
-TSAN_SKIP   := Incremental\.(CableFailureAndRecovery|RecoveryWithoutReferenceRebalances|RebalancingOffMovesOnlyBrokenEntries)
 TSAN_FLAGS  := -O2 -g1 -DNDEBUG
 empty :=
 space := $(empty) $(empty)
@@ -79,7 +76,7 @@ tsan-test: deps
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(TSAN_FLAGS)" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(TSAN_FLAGS)" >/dev/null
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(TSAN_TESTS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure \
-	  -L '^($(subst $(space),|,$(TSAN_TESTS)))$$' -E '^$(TSAN_SKIP)$$'
+	  -L '^($(subst $(space),|,$(TSAN_TESTS)))$$'
 
 $(FUZZ_BUILD)/build.ninja: deps
 	CXX=clang++ CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DPSSSP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
