@@ -22,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-from psssp_tools import binary  # noqa: E402 (the scripts' directory, just added)
+from psssp_tools import score_kept  # noqa: E402 (the scripts' directory, just added)
 
 ENGINES = "minhop,updn,ftree,sssp,dfsssp,nue,psssp"
 
@@ -55,12 +55,8 @@ def route_all(args, lmc, engines, out):
 
 def score(args, work, engines, lmc_path):
     """Mean eBB per engine on random bisections with this --lmc-path."""
-    cmd = [binary("psssp-sim"), "score", os.path.join(work, "fabric.topo"), "--pattern",
-           "bisect", "--random-runs", str(args.runs), "--seed", str(args.seed), "--lmc-path",
-           lmc_path, "--json"]
-    for e in engines:
-        cmd += ["--routes", os.path.join(work, "routes", e + ".fts"), "--name", e]
-    res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    res = score_kept(work, engines, ["--pattern", "bisect", "--random-runs", str(args.runs),
+                                     "--seed", str(args.seed), "--lmc-path", lmc_path])
     return {r["name"]: r["ebb"] for r in res["results"]}
 
 

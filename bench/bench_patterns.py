@@ -33,7 +33,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "scripts", "compare-engines")
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-from psssp_tools import UsageError, binary  # noqa: E402 (the scripts' directory, just added)
+from psssp_tools import ToolFailed, UsageError, binary, score_kept  # noqa: E402 (the scripts' directory, just added)
 
 PATTERNS = ["bisect", "permutation", "shift", "ring", "recursive-doubling", "orcs:recdbl",
             "orcs:bruck", "halo2d", "halo3d"]
@@ -190,23 +190,21 @@ def fabric_cells(args, family, name, spec, patterns, mappings):
                 values = {e["engine"]: (e["by_pattern"][pattern]["ebb"],
                                         e["by_pattern"][pattern]["ci95"]) for e in scored}
             else:
-                values = score_kept(args, work, [e["engine"] for e in scored], pattern, mapping)
+                values = score_kept_cells(args, work, [e["engine"] for e in scored], pattern,
+                                          mapping)
             cells.append(cell(family, name, result["hosts"], pattern, mapping, values, engines))
     return cells
 
 
-def score_kept(args, work, engines, pattern, mapping):
+def score_kept_cells(args, work, engines, pattern, mapping):
     """{engine: (eBB, CI half-width)} of the kept tables, as compare-engines scores them."""
-    cmd = [args.sim, "score", os.path.join(work, "fabric.topo"), "--random-runs", str(args.runs),
-           "--seed", str(args.seed), "--pattern", pattern, "--mapping", mapping, "--json"]
-    for e in engines:
-        cmd += ["--routes", os.path.join(work, "routes", e + ".fts"), "--name", e]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        print("bench_patterns: %s" % (res.stderr.strip() or "psssp-sim score failed"),
-              file=sys.stderr, flush=True)
+    try:
+        result = score_kept(work, engines, ["--random-runs", str(args.runs), "--seed",
+                                            str(args.seed), "--pattern", pattern,
+                                            "--mapping", mapping])
+    except ToolFailed as e:
+        print("bench_patterns: %s" % e, file=sys.stderr, flush=True)
         return {}
-    result = json.loads(res.stdout)
     values = {}
     for res in result["results"]:
         ci = (res["ci95"][1] - res["ci95"][0]) / 2 if result["random"] else 0.0

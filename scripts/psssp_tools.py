@@ -81,6 +81,21 @@ def run(args, check=True, **kwargs):
     return proc
 
 
+def kept_routes(work, engine):
+    """The LFT dump compare-engines --keep leaves for one engine in OUT/work."""
+    return os.path.join(work, "routes", engine + ".fts")
+
+
+def score_kept(work, engines, options):
+    """psssp-sim score's JSON over the tables compare-engines --keep left in
+    `work` (its fabric.topo and one dump per engine, named by engine), with
+    the score options `options` (pattern, runs, seed, ...)."""
+    cmd = [binary("psssp-sim"), "score", os.path.join(work, "fabric.topo"), "--json"] + options
+    for e in engines:
+        cmd += ["--routes", kept_routes(work, e), "--name", e]
+    return json.loads(run(cmd).stdout)
+
+
 def generate(family, path, *options):
     """Writes an ibsim net file with psssp-topo; returns the path."""
     run([binary("psssp-topo"), family] + [str(o) for o in options] + ["-o", path])
