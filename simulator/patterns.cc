@@ -183,10 +183,10 @@ PatternSpec parse_pattern(const std::string& pattern, const std::string& grid,
     spec.lmc_path = LmcPath::random;
   else if (lmc_path == "hash")
     spec.lmc_path = LmcPath::hash;
-  else if (lmc_path.rfind("offset:", 0) == 0) {
+  else if (const std::string prefix = "offset:"; lmc_path.rfind(prefix, 0) == 0) {
     spec.lmc_path = LmcPath::offset;
     spec.lmc_offset = static_cast<std::uint32_t>(
-        cli::parse_uint("--lmc-path offset:K", lmc_path.substr(7), 0, kMaxLmcLids - 1));
+        cli::parse_uint("--lmc-path offset:K", lmc_path.substr(prefix.size()), 0, kMaxLmcLids - 1));
   } else
     throw std::runtime_error("--lmc-path must be first, random, hash or offset:K, not '" +
                              lmc_path + "'");
