@@ -111,6 +111,11 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const engine::Engin
   cli::Json judged;  // null unless candidates were judged on the structured patterns
   for (const auto& [name, value] : r.pattern_estimates) judged[name] = value;
   report["estimated_patterns"] = judged;
+  cli::Json candidates_judged;  // null unless judged: every candidate's estimates
+  for (const RoutingResult::CandidateEstimate& e : r.estimates)
+    for (std::size_t p = 0; p < e.patterns.size() && p < r.pattern_estimates.size(); ++p)
+      candidates_judged[candidate_key(e.candidate)][r.pattern_estimates[p].first] = e.patterns[p];
+  report["estimated_candidate_patterns"] = candidates_judged;
   report["passed_over_bisect_choice"] = r.passed_over_bisect_choice;
   cli::Json layers;  // null without --vls
   if (o.engine.vls)

@@ -105,6 +105,13 @@ Plan plan_candidates(Router& router, const RoutingOptions& options, const Routin
                       : std::vector<C>{C::switches, C::interleaved};
   else if (port_order && router.hosts_on_every_switch())
     plan.routed = {C::switches, C::port_order};
+  // Full effort judged on the patterns: two rank-neighbours candidates, a
+  // narrow and a wide window ("Rank neighbours"; with LMC a port's LIDs
+  // already keep apart by their own penalties).
+  if (plan.full && options.judge_patterns && first.minimal && router.single_lids()) {
+    plan.routed.push_back(C::neighbours);
+    plan.routed.push_back(C::neighbours_wide);
+  }
   // Two-level trees: with full effort only (with fast effort plain P-SSSP
   // already sends a leaf's partners over distinct spines, and a candidate
   // would cost more than the routing).
@@ -121,6 +128,8 @@ RoutingOptions candidate_options(Candidate c, const RoutingOptions& first, unsig
   if (c == Candidate::interleaved || c == Candidate::port_order) o.order = Order::interleaved;
   if (c == Candidate::port_order || c == Candidate::loose_ties) o.tie_break = Tie::first;
   if (c == Candidate::loose_ties) o.tie_slack = kLooseTieSlack;
+  if (c == Candidate::neighbours) o.neighbour_window = kNeighbourWindow;
+  if (c == Candidate::neighbours_wide) o.neighbour_window = kWideNeighbourWindow;
   if (threads > 1) o.threads = 1;  // it already runs beside the first
   return o;
 }
@@ -274,9 +283,21 @@ class Choice {
     }
   }
 
+  // A rank-neighbours candidate orders the routes without giving up
+  // balance: it competes only where its bisections are within
+  // kNeighbourBisectTolerance of the best other candidate's.
   std::vector<double> bisect_estimates() const {
+    const auto ordering = [](Candidate c) {
+      return c == Candidate::neighbours || c == Candidate::neighbours_wide;
+    };
+    double others = 0.0;
+    for (const Scored& s : scored_)
+      if (!ordering(s.candidate)) others = std::max(others, s.bisect);
     std::vector<double> out;
-    for (const Scored& s : scored_) out.push_back(s.bisect);
+    for (const Scored& s : scored_)
+      out.push_back(ordering(s.candidate) && s.bisect * (1.0 + kNeighbourBisectTolerance) < others
+                        ? -1.0
+                        : s.bisect);
     return out;
   }
   std::vector<std::vector<double>> judged() const {
@@ -291,7 +312,7 @@ class Choice {
     result.passed_over_bisect_choice = record.passed_over_bisect_choice;
     result.pattern_estimates = std::move(record.pattern_estimates);
     for (const Scored& s : scored_)
-      if (s.bisect >= 0.0) result.estimates.push_back({s.candidate, s.bisect});
+      if (s.bisect >= 0.0) result.estimates.push_back({s.candidate, s.bisect, s.judged});
     return result;
   }
 
@@ -324,8 +345,12 @@ const char* candidate_key(Candidate c) {
       return "loose_ties";
     case Candidate::tree_layout:
       return "tree_layout";
-    default:
+    case Candidate::tree_layout_round_robin:
       return "tree_layout_round_robin";
+    case Candidate::neighbours:
+      return "neighbours";
+    default:
+      return "neighbours_wide";
   }
 }
 
@@ -339,6 +364,10 @@ const char* candidate_text(Candidate c) {
       return "tree layout";
     case Candidate::tree_layout_round_robin:
       return "tree layout round robin";
+    case Candidate::neighbours:
+      return "rank neighbours";
+    case Candidate::neighbours_wide:
+      return "rank neighbours, wide";
     default:
       return candidate_key(c);
   }

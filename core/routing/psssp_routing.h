@@ -103,6 +103,16 @@ struct RoutingOptions {
   // on a fat tree are candidates too (tree_layout.h); off only for
   // experiments.
   bool tree_layouts = true;
+  // Each load-carrying LID is searched with the trees of the LIDs up to this
+  // many places before and after it in the hosts' order (load sources'
+  // order) weighing extra on their links, neighbour_penalty x the sources
+  // each (at least one route): the LIDs that shift and XOR patterns send a
+  // switch's hosts to take different links, as d-mod-k spreads them, while
+  // the loads still balance the rest (psssp-route.md, "Rank neighbours").
+  // 0: off (the default candidate); order automatic routes candidates with
+  // kNeighbourWindow and kWideNeighbourWindow.
+  unsigned neighbour_window = 0;
+  double neighbour_penalty = 0.05;
   // Order automatic: the candidates are judged on random bisections and on
   // shift, recursive doubling and ring with the ranks in fabric and in
   // hostname order (pattern_estimate.h), two-level trees get the tree layout
@@ -123,7 +133,9 @@ enum class Candidate {
   port_order,
   loose_ties,
   tree_layout,
-  tree_layout_round_robin
+  tree_layout_round_robin,
+  neighbours,
+  neighbours_wide
 };
 // "port_order": the JSON key; "interleaved with port-order ties": the text.
 const char* candidate_key(Candidate candidate);
@@ -146,6 +158,8 @@ struct RoutingResult {
   struct CandidateEstimate {
     Candidate candidate;
     double bisect;  // estimated eBB on random bisections
+    // judge_patterns: on each of pattern_estimates' patterns, in its order
+    std::vector<double> patterns;
   };
   std::vector<CandidateEstimate> estimates;
   // A candidate's estimate; -1 when it was not tried.
@@ -177,6 +191,17 @@ constexpr double kLooseTieSlack = 0.4;
 // fewer runs (psssp-route.md).
 constexpr double kFullSwitchMargin = 0.002;
 constexpr double kFastSwitchMargin = 0.005;
+
+// The windows of order automatic's rank-neighbours candidates
+// (RoutingOptions::neighbour_window): about the hosts of a small switch, and
+// of a director's line card.
+constexpr unsigned kNeighbourWindow = 4;
+constexpr unsigned kWideNeighbourWindow = 16;
+
+// judge_patterns: a rank-neighbours candidate competes only where its
+// bisections are at most this much (relative) below the best other
+// candidate's (psssp-route.md, "Rank neighbours").
+constexpr double kNeighbourBisectTolerance = 0.005;
 
 // judge_patterns: a candidate counts as behind another on a structured
 // pattern (fixed phases, no runs' noise) when the other is this much ahead

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <string>
 
 #include "formats/fabric_io.h"
 #include "testing/routing_support.h"
+#include "testing/topologies.h"
 
 namespace psssp {
 namespace {
@@ -324,6 +326,101 @@ TEST(Routing, AutomaticOrderKeepsTheBestEstimate) {
   EXPECT_LT(r.estimate(Candidate::port_order), 0.0);
   EXPECT_LT(r.estimate(Candidate::loose_ties), 0.0);
   EXPECT_EQ(r.tie_break, RoutingOptions::TieBreak::dmodk);
+}
+
+// A candidate's estimate on one structured pattern (-1 if not judged).
+double pattern_estimate(const RoutingResult& r, Candidate c, const std::string& pattern) {
+  for (const RoutingResult::CandidateEstimate& e : r.estimates)
+    if (e.candidate == c)
+      for (std::size_t p = 0; p < e.patterns.size(); ++p)
+        if (r.pattern_estimates[p].first == pattern) return e.patterns[p];
+  return -1.0;
+}
+
+TEST(Routing, RankNeighboursOrderADirectorPair) {
+  // Two IS5100 chassis joined by six cables (no tree, so no tree layout):
+  // the balanced candidates send a line chip's shifted partners over the
+  // same fabric chips; the wide rank-neighbours candidate spreads them
+  // without giving up the bisections, and automatic order keeps it.
+  topo::DirectorParams p;
+  const topo::DirectorModel& m = topo::director_model("is5100");
+  p.model = m.description;
+  p.line_chips = m.line_chips;
+  p.fabric_chips = m.fabric_chips;
+  p.chip_ports = m.chip_ports;
+  p.external_ports = m.external_ports;
+  p.bundle = 6;
+  const Fabric f = testing::with_lids(topo::director(p));
+  const RoutingResult r = route_psssp(f, {});
+  ASSERT_TRUE(r.full_effort);
+  double balanced_shift = 0.0, balanced_bisect = 0.0;
+  for (const Candidate c : {Candidate::switches, Candidate::interleaved, Candidate::port_order,
+                            Candidate::loose_ties}) {
+    balanced_shift = std::max(balanced_shift, pattern_estimate(r, c, "shift linear"));
+    balanced_bisect = std::max(balanced_bisect, r.estimate(c));
+  }
+  const double wide = pattern_estimate(r, Candidate::neighbours_wide, "shift linear");
+  EXPECT_GT(wide, 1.1 * balanced_shift);
+  EXPECT_GE(r.estimate(Candidate::neighbours_wide) * (1.0 + kNeighbourBisectTolerance),
+            balanced_bisect);
+  RoutingOptions o;
+  o.order = RoutingOptions::Order::switches;
+  o.neighbour_window = kWideNeighbourWindow;
+  EXPECT_TRUE(r.lfts == route_psssp(f, o).lfts);
+  expect_complete(f, r, true);
+}
+
+TEST(Routing, RankNeighboursCompeteOnlyNearTheBestBisections) {
+  // Wherever automatic order keeps a rank-neighbours candidate, its
+  // bisections are within the tolerance of the best other candidate's; with
+  // LMC (a port's LIDs keep apart by their own penalties) there is none.
+  bool kept = false;
+  for (const Fabric& f :
+       {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 4, 5),
+        testing::with_lids(topo::dragonfly(4, 2, 2)), testing::with_lids(topo::kautz(2, 2, 8))}) {
+    const RoutingResult r = route_psssp(f, {});
+    ASSERT_GE(r.estimate(Candidate::neighbours), 0.0);
+    double others = 0.0;
+    for (const RoutingResult::CandidateEstimate& e : r.estimates)
+      if (e.candidate != Candidate::neighbours && e.candidate != Candidate::neighbours_wide)
+        others = std::max(others, e.bisect);
+    for (const unsigned window : {kNeighbourWindow, kWideNeighbourWindow}) {
+      RoutingOptions o;
+      o.order = RoutingOptions::Order::switches;
+      o.neighbour_window = window;
+      const RoutingResult alone = route_psssp(f, o);
+      expect_complete(f, alone, true);
+      if (!(alone.lfts == r.lfts)) continue;
+      kept = true;
+      const Candidate c =
+          window == kNeighbourWindow ? Candidate::neighbours : Candidate::neighbours_wide;
+      EXPECT_GE(r.estimate(c) * (1.0 + kNeighbourBisectTolerance), others);
+    }
+  }
+  EXPECT_TRUE(kept);
+  const RoutingResult lmc = route_psssp(testing::make_kary_ntree(4, 2, 1).fabric, {});
+  EXPECT_LT(lmc.estimate(Candidate::neighbours), 0.0);
+  EXPECT_GE(lmc.estimate(Candidate::switches), 0.0);
+}
+
+TEST(Routing, RankNeighboursLeaveNoWeightBehind) {
+  // The window's extra weights are search weights only: the loads reported
+  // are the routes the tables give, with and without LMC (where each LID
+  // rebuilds its window), and the tables do not depend on the threads.
+  for (const std::uint8_t lmc : {std::uint8_t{0}, std::uint8_t{1}}) {
+    const Fabric f = testing::make_kary_ntree(4, 2, lmc).fabric;
+    RoutingOptions o;
+    o.order = RoutingOptions::Order::switches;
+    o.neighbour_window = kNeighbourWindow;
+    const RoutingResult r = route_psssp(f, o);
+    expect_complete(f, r, true);
+    const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+    ASSERT_EQ(r.channel_load.size(), traced.size());
+    for (ChannelId c = 0; c < traced.size(); ++c)
+      EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]) << c;
+    o.threads = 2;
+    EXPECT_TRUE(route_psssp(f, o).lfts == r.lfts);
+  }
 }
 
 TEST(Routing, TieSlackWidensTheTies) {

@@ -41,6 +41,7 @@ bool Router::prepare() {
   layers_ = HopLayers(graph_, roots, parallel::effective_threads(options_.threads), dag_lists);
   if (options_.minimal) shape_.emplace(graph_, problem_.sources_at.data());
   full_effort_ = full_effort();
+  if (options_.neighbour_window > 0) rank_destinations();
   if (full_effort_)
     affinity_ = EndpointAffinity(graph_, problem_.sources_at.data(), options_.source_affinity,
                                  options_.root_affinity);
@@ -62,8 +63,8 @@ RoutingResult Router::run() {
   std::vector<const Destination*> later;
   for (const Destination& d : problem_.destinations) {
     if (d.vertex == kNoVertexId) continue;
-    if (d.port != current_port) {
-      loads_.clear_penalties();
+    if (d.port != current_port && !(options_.neighbour_window > 0 && single_lids_)) {
+      clear_window();
       current_port = d.port;
     }
     const Layers layers = layers_of(d);
@@ -73,7 +74,10 @@ RoutingResult Router::run() {
       later.push_back(&d);
       continue;
     }
+    const std::size_t index = static_cast<std::size_t>(&d - problem_.destinations.data());
+    weigh_window(index, true);
     search(d, layers, tree_, loads_.weights(d), column(d.lid), false);
+    if (!routed_.empty() && rank_of_[index] != kNotRanked) routed_[rank_of_[index]] = 1;
     if (d.loads) {
       const double arriving = add_tree(d, +1);
       if (d.final_port != 0)
@@ -83,7 +87,7 @@ RoutingResult Router::run() {
     }
     if (fabric_.port(d.port).lid_count() > 1) loads_.penalize(tree_, lmc_penalty());
   }
-  loads_.clear_penalties();
+  clear_window();
 
   while (result.refine_passes_run < passes && !result.converged) {
     result.converged = refine() == 0;

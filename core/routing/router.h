@@ -52,6 +52,9 @@ class Router {
                        [](std::uint32_t n) { return n != 0; });
   }
 
+  // Whether every destination port has a single LID (LMC 0).
+  bool single_lids() const;
+
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
   bool weighs_capacity() const { return loads_.weighs_capacity(); }
@@ -187,6 +190,26 @@ class Router {
   // everybody's (psssp-route.md: 2-level tree 0.635 -> 0.637, hypercube
   // 0.498 -> 0.499).
   std::vector<std::pair<std::size_t, std::size_t>> refinement_order() const;
+
+  // RoutingOptions::neighbour_window: the trees of destination i's
+  // neighbours in the hosts' order weigh extra (in the first pass only those
+  // routed already), the others no longer; clear_window() drops them all
+  // (with every other penalty).
+  void weigh_window(std::size_t i, bool first_pass);
+  void clear_window();
+  // A refinement pass in the hosts' order, so that the window slides (single
+  // LIDs only: a port's LIDs keep apart by their own penalties).
+  std::size_t refine_by_rank();
+  // Per destination: its place in the hosts' order (kNotRanked if it adds
+  // no load); the destinations in that order; per place, whether its tree
+  // weighs now and whether it is routed (first pass).
+  static constexpr std::size_t kNotRanked = ~std::size_t{0};
+  void rank_destinations();
+  std::vector<std::size_t> rank_of_, by_rank_;
+  std::vector<char> weighs_, routed_;
+  std::size_t window_lo_ = 0, window_hi_ = 0;
+  SearchTree neighbour_tree_;  // sized by rank_destinations
+  bool single_lids_ = true;    // every destination port has one LID (no LMC)
 
   // Comparable with the heaviest tree a single LID can add to one link.
   double lmc_penalty() const {
