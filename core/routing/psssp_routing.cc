@@ -107,8 +107,10 @@ Plan plan_candidates(Router& router, const RoutingOptions& options, const Routin
     plan.routed = {C::switches, C::port_order};
   // Full effort judged on the patterns: two rank-neighbours candidates, a
   // narrow and a wide window ("Rank neighbours"; with LMC a port's LIDs
-  // already keep apart by their own penalties).
-  if (plan.full && options.judge_patterns && first.minimal && router.single_lids()) {
+  // already keep apart by their own penalties; three-level trees have the
+  // tree layouts, which order a leaf's partners exactly).
+  if (plan.full && options.judge_patterns && first.minimal && router.single_lids() &&
+      !router.tree_shaped(false)) {
     plan.routed.push_back(C::neighbours);
     plan.routed.push_back(C::neighbours_wide);
   }
@@ -284,8 +286,8 @@ class Choice {
   }
 
   // A rank-neighbours candidate orders the routes without giving up
-  // balance: it competes only where its bisections are within
-  // kNeighbourBisectTolerance of the best other candidate's.
+  // balance: it competes only where it is not behind on the bisections,
+  // within the margin of the best other candidate's.
   std::vector<double> bisect_estimates() const {
     const auto ordering = [](Candidate c) {
       return c == Candidate::neighbours || c == Candidate::neighbours_wide;
@@ -295,7 +297,7 @@ class Choice {
       if (!ordering(s.candidate)) others = std::max(others, s.bisect);
     std::vector<double> out;
     for (const Scored& s : scored_)
-      out.push_back(ordering(s.candidate) && s.bisect * (1.0 + kNeighbourBisectTolerance) < others
+      out.push_back(ordering(s.candidate) && s.bisect * judge_.margin < others
                         ? -1.0
                         : s.bisect);
     return out;

@@ -198,11 +198,6 @@ constexpr double kFastSwitchMargin = 0.005;
 constexpr unsigned kNeighbourWindow = 4;
 constexpr unsigned kWideNeighbourWindow = 16;
 
-// judge_patterns: a rank-neighbours candidate competes only where its
-// bisections are at most this much (relative) below the best other
-// candidate's (psssp-route.md, "Rank neighbours").
-constexpr double kNeighbourBisectTolerance = 0.005;
-
 // judge_patterns: a candidate counts as behind another on a structured
 // pattern (fixed phases, no runs' noise) when the other is this much ahead
 // (relative); on the bisections the margins above are the noise.

@@ -361,7 +361,7 @@ TEST(Routing, RankNeighboursOrderADirectorPair) {
   }
   const double wide = pattern_estimate(r, Candidate::neighbours_wide, "shift linear");
   EXPECT_GT(wide, 1.1 * balanced_shift);
-  EXPECT_GE(r.estimate(Candidate::neighbours_wide) * (1.0 + kNeighbourBisectTolerance),
+  EXPECT_GE(r.estimate(Candidate::neighbours_wide) * (1.0 + kFullSwitchMargin),
             balanced_bisect);
   RoutingOptions o;
   o.order = RoutingOptions::Order::switches;
@@ -372,7 +372,7 @@ TEST(Routing, RankNeighboursOrderADirectorPair) {
 
 TEST(Routing, RankNeighboursCompeteOnlyNearTheBestBisections) {
   // Wherever automatic order keeps a rank-neighbours candidate, its
-  // bisections are within the tolerance of the best other candidate's; with
+  // bisections are within the margin of the best other candidate's; with
   // LMC (a port's LIDs keep apart by their own penalties) there is none.
   bool kept = false;
   for (const Fabric& f :
@@ -394,7 +394,7 @@ TEST(Routing, RankNeighboursCompeteOnlyNearTheBestBisections) {
       kept = true;
       const Candidate c =
           window == kNeighbourWindow ? Candidate::neighbours : Candidate::neighbours_wide;
-      EXPECT_GE(r.estimate(c) * (1.0 + kNeighbourBisectTolerance), others);
+      EXPECT_GE(r.estimate(c) * (1.0 + kFullSwitchMargin), others);
     }
   }
   EXPECT_TRUE(kept);
