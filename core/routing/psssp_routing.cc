@@ -109,8 +109,8 @@ Plan plan_candidates(Router& router, const RoutingOptions& options, const Routin
   // narrow and a wide window ("Rank neighbours"; with LMC a port's LIDs
   // already keep apart by their own penalties; three-level trees have the
   // tree layouts, which order a leaf's partners exactly).
-  if (plan.full && options.judge_patterns && first.minimal && router.single_lids() &&
-      !router.tree_shaped(false)) {
+  if (plan.full && options.judge_patterns && first.rank_neighbours && first.minimal &&
+      router.single_lids() && !router.tree_shaped(false)) {
     plan.routed.push_back(C::neighbours);
     plan.routed.push_back(C::neighbours_wide);
   }
@@ -286,22 +286,25 @@ class Choice {
   }
 
   // A rank-neighbours candidate orders the routes without giving up
-  // balance: it competes only where it is not behind on the bisections,
-  // within the margin of the best other candidate's.
+  // balance: it competes only where it is not behind, on the bisections
+  // (beyond the margin), the candidate the others alone would give.
   std::vector<double> bisect_estimates() const {
     const auto ordering = [](Candidate c) {
       return c == Candidate::neighbours || c == Candidate::neighbours_wide;
     };
-    double others = 0.0;
-    for (const Scored& s : scored_)
-      if (!ordering(s.candidate)) others = std::max(others, s.bisect);
+    std::vector<double> plain;
+    for (const Scored& s : scored_) plain.push_back(ordering(s.candidate) ? -1.0 : s.bisect);
+    std::size_t plain_best = 0;  // as best_on_bisections
+    for (std::size_t i = 1; i < plain.size(); ++i)
+      if (plain[i] > plain[plain_best] * (plain_best == 0 ? judge_.margin : 1.0)) plain_best = i;
+    const double bar =
+        plain[choose_on_patterns(plain, judged(), judge_.margin, plain_best)] / judge_.margin;
     std::vector<double> out;
     for (const Scored& s : scored_)
-      out.push_back(ordering(s.candidate) && s.bisect * judge_.margin < others
-                        ? -1.0
-                        : s.bisect);
+      out.push_back(ordering(s.candidate) && s.bisect < bar ? -1.0 : s.bisect);
     return out;
   }
+
   std::vector<std::vector<double>> judged() const {
     std::vector<std::vector<double>> out;
     for (const Scored& s : scored_) out.push_back(s.judged);

@@ -113,6 +113,9 @@ struct RoutingOptions {
   // kNeighbourWindow and kWideNeighbourWindow.
   unsigned neighbour_window = 0;
   double neighbour_penalty = 0.05;
+  // Order automatic, full effort, judged on the patterns: the two
+  // rank-neighbours candidates; off only for experiments and comparisons.
+  bool rank_neighbours = true;
   // Order automatic: the candidates are judged on random bisections and on
   // shift, recursive doubling and ring with the ranks in fabric and in
   // hostname order (pattern_estimate.h), two-level trees get the tree layout
