@@ -45,6 +45,7 @@ struct psssp_route_stats {
   int converged;              /* the last of them changed no table */
   int capacity_weights;       /* loads weighed by capacity (capacity=on, or auto on mixed rates) */
   int tree_layout;            /* laid out as a fat tree: 1 leaf by leaf, 2 round robin */
+  unsigned neighbour_window;  /* the rank-neighbours routing's window (0: not that routing) */
   int incremental;            /* re-routed from the current tables */
   unsigned long long entries, kept, repaired, restored, rebalanced; /* incremental: entries */
   char full_reason[160];     /* why the routing was full, if incremental was possible */

@@ -94,7 +94,9 @@ def test_programmed_tables_equal_offline_route(tmp_path):
 #   capacity (the rates come with the fabric read back from the switches);
 # - a three-level tree where the tables laid out as on a fat tree, round
 #   robin, are kept (tree_layout.h), and a two-level one where its layout
-#   is (the candidates judged on the structured patterns too).
+#   is (the candidates judged on the structured patterns too);
+# - two director chassis joined by six cables, where the wide
+#   rank-neighbours routing is kept (psssp-route.md, "Rank neighbours").
 SAID = {
     "capacity-on-mixed-rates": (("kary-ntree", "--k", 4, "--n", 3, "--rate", "4xEDR",
                                  "--degrade", 0.1, "--seed", 2), "; load weighed by capacity"),
@@ -102,6 +104,8 @@ SAID = {
                      "--cores-per-agg", 4, "--cables", 1), "; tree layout, round robin"),
     "tree-layout-two-levels": (("fattree2", "--leaves", 6, "--hosts-per-leaf", 18, "--spines", 3,
                                 "--cables", 3), "; tree layout"),
+    "rank-neighbours": (("director", "--model", "is5100", "--chassis", 2, "--bundle", 6),
+                        "; rank neighbours (window 16)"),
 }
 
 

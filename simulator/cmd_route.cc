@@ -58,6 +58,8 @@ void print_summary(const Fabric& fabric, const engine::EngineRun& run, const std
   if (r.tree_layout != RoutingResult::TreeLayout::off)
     std::fprintf(stderr, "; tree layout%s",
                  r.tree_layout == RoutingResult::TreeLayout::round_robin ? ", round robin" : "");
+  if (r.neighbour_window > 0)
+    std::fprintf(stderr, "; rank neighbours (window %u)", r.neighbour_window);
   if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
   const char* sep = " (estimated eBB: ";
   for (const RoutingResult::CandidateEstimate& e : r.estimates) {
@@ -92,6 +94,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const engine::Engin
   report["tie_break"] = tie_break_name(r.tie_break);
   report["tie_slack"] = r.tie_slack;
   report["capacity_weights"] = r.capacity_weights;
+  report["neighbour_window"] = r.neighbour_window;
   report["tree_layout"] = r.tree_layout == RoutingResult::TreeLayout::off ? "off"
                           : r.tree_layout == RoutingResult::TreeLayout::round_robin
                               ? "round_robin"

@@ -171,6 +171,7 @@ RoutingResult route_one(Router& router, const RoutingOptions& first) {
   result.order = first.order;
   result.tie_break = first.tie_break;
   result.tie_slack = first.tie_slack;
+  result.neighbour_window = first.neighbour_window;
   return result;
 }
 
@@ -249,6 +250,7 @@ class Choice {
       routed_[i].order = options[i].order;
       routed_[i].tie_break = options[i].tie_break;
       routed_[i].tie_slack = options[i].tie_slack;
+      routed_[i].neighbour_window = options[i].neighbour_window;
       scored_[i] = score(judge_, plan_.routed[i], routed_[i].lfts);
     });
   }

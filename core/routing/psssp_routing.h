@@ -170,6 +170,9 @@ struct RoutingResult {
   // The tables are the default candidate's with the host LIDs' routes laid
   // out as on a fat tree (tree_layout.h), LIDs in this order.
   enum class TreeLayout { off, leaf_by_leaf, round_robin } tree_layout = TreeLayout::off;
+  // The window of the rank-neighbours routing the tables are (0: none;
+  // RoutingOptions::neighbour_window).
+  unsigned neighbour_window = 0;
   // judge_patterns: the kept candidate's estimates on the structured
   // patterns (name, mean share), and whether the candidate the bisections
   // alone preferred was passed over for being behind on one of them.
