@@ -89,13 +89,7 @@ const std::vector<Case>& cases() {
       {"kautz-4-3-h4", [] { return build(topo::kautz(4, 3, 4)); }},
       {"director-is5300-3-mesh",
        [] {
-         topo::DirectorParams p;
-         const topo::DirectorModel& m = topo::director_model("is5300");
-         p.model = m.description;
-         p.line_chips = m.line_chips;
-         p.fabric_chips = m.fabric_chips;
-         p.chip_ports = m.chip_ports;
-         p.external_ports = m.external_ports;
+         topo::DirectorParams p = topo::director_params("is5300");
          p.chassis = 3;
          p.join = topo::DirectorJoin::mesh;
          p.bundle = 30;

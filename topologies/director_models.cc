@@ -29,6 +29,17 @@ const DirectorModel& director_model(const std::string& name) {
   throw std::invalid_argument("director: unknown --model \"" + name + "\" (known: " + known + ")");
 }
 
+DirectorParams director_params(const std::string& model) {
+  const DirectorModel& m = director_model(model);
+  DirectorParams p;
+  p.model = m.description;
+  p.line_chips = m.line_chips;
+  p.fabric_chips = m.fabric_chips;
+  p.chip_ports = m.chip_ports;
+  p.external_ports = m.external_ports;
+  return p;
+}
+
 DirectorJoin director_join(const std::string& name) {
   if (name == "chain") return DirectorJoin::chain;
   if (name == "ring") return DirectorJoin::ring;

@@ -119,6 +119,9 @@ struct DirectorModel {
 const std::vector<DirectorModel>& director_models();
 // Throws std::invalid_argument naming the known models.
 const DirectorModel& director_model(const std::string& name);
+// DirectorParams with the chip layout of a known model (throws as above),
+// the other fields as their defaults.
+DirectorParams director_params(const std::string& model);
 // "chain", "ring", "mesh"; throws std::invalid_argument otherwise.
 DirectorJoin director_join(const std::string& name);
 

@@ -56,14 +56,12 @@ TopologySpec make_kautz(Params& p) {
 }
 
 TopologySpec make_director(Params& p) {
-  const DirectorModel& m = director_model(p.get_string("model", "isr2012"));
-  DirectorParams d;
-  d.model = m.description;
+  DirectorParams d = director_params(p.get_string("model", "isr2012"));
   d.chassis = p.get_uint("chassis", 2);
-  d.line_chips = p.get_uint("line-chips", m.line_chips);
-  d.fabric_chips = p.get_uint("fabric-chips", m.fabric_chips);
-  d.chip_ports = p.get_uint("chip-ports", m.chip_ports);
-  d.external_ports = p.get_uint("external-ports", m.external_ports);
+  d.line_chips = p.get_uint("line-chips", d.line_chips);
+  d.fabric_chips = p.get_uint("fabric-chips", d.fabric_chips);
+  d.chip_ports = p.get_uint("chip-ports", d.chip_ports);
+  d.external_ports = p.get_uint("external-ports", d.external_ports);
   d.join = director_join(p.get_string("join", "chain"));
   d.bundle = p.get_uint("bundle", 12);
   d.hosts_per_line = p.get_uint("hosts-per-line", DirectorParams::kAllFree);

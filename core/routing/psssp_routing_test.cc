@@ -342,13 +342,7 @@ TEST(Routing, RankNeighboursOrderADirectorPair) {
   // the balanced candidates send a line chip's shifted partners over the
   // same fabric chips; the wide rank-neighbours candidate spreads them
   // without giving up the bisections, and automatic order keeps it.
-  topo::DirectorParams p;
-  const topo::DirectorModel& m = topo::director_model("is5100");
-  p.model = m.description;
-  p.line_chips = m.line_chips;
-  p.fabric_chips = m.fabric_chips;
-  p.chip_ports = m.chip_ports;
-  p.external_ports = m.external_ports;
+  topo::DirectorParams p = topo::director_params("is5100");
   p.bundle = 6;
   const Fabric f = testing::with_lids(topo::director(p));
   const RoutingResult r = route_psssp(f, {});
