@@ -6,6 +6,7 @@
 #include <string>
 
 #include "deadlock/deadlock_check.h"
+#include "testing/routing_support.h"
 #include "testing/topologies.h"
 
 namespace psssp::engine {
@@ -62,6 +63,24 @@ TEST(DeadlockFreeRouting, RoutesAgainInPortOrderWhenLayersRunOut) {
   EXPECT_NE(r.fallback.find("in port order"), std::string::npos) << r.fallback;
   EXPECT_TRUE(r.routing.lfts == route_psssp(f, fast_port_order()).lfts);
   EXPECT_LE(r.layers.layers_needed, port_order);
+  expect_deadlock_free(f, r);
+}
+
+// On this random graph the rank-neighbours routing the automatic order
+// keeps does not fit in two layers; the choice without it does, and comes
+// before port order.
+TEST(DeadlockFreeRouting, RoutesAgainWithoutRankNeighboursWhenLayersRunOut) {
+  const Fabric f = testing::make_random(24, 4, 4, 1);
+  ASSERT_GT(route_psssp(f, {}).neighbour_window, 0u);
+  LayerOptions lo;
+  lo.max_layers = 2;
+  const DeadlockFreeRouting r = route_deadlock_free(f, {}, lo);
+  EXPECT_NE(r.fallback.find("without the rank-neighbours routings"), std::string::npos)
+      << r.fallback;
+  RoutingOptions without;
+  without.rank_neighbours = false;
+  EXPECT_TRUE(r.routing.lfts == route_psssp(f, without).lfts);
+  EXPECT_EQ(r.routing.neighbour_window, 0u);
   expect_deadlock_free(f, r);
 }
 
