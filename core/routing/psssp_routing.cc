@@ -159,10 +159,10 @@ Scored score(const Judge& judge, Candidate c, const ForwardingTables& lfts) {
 
 // The default is left only for a clear gain: routings that are the same up
 // to renaming hosts differ on the estimate by noise alone below the margin.
-std::size_t best_on_bisections(const std::vector<Scored>& scored, double margin) {
+std::size_t best_on_bisections(const std::vector<double>& bisect, double margin) {
   std::size_t best = 0;
-  for (std::size_t i = 1; i < scored.size(); ++i)
-    if (scored[i].bisect > scored[best].bisect * (best == 0 ? margin : 1.0)) best = i;
+  for (std::size_t i = 1; i < bisect.size(); ++i)
+    if (bisect[i] > bisect[best] * (best == 0 ? margin : 1.0)) best = i;
   return best;
 }
 
@@ -195,7 +195,7 @@ class Choice {
 
   RoutingResult run() {
     route_candidates();
-    std::size_t best = best_on_bisections(scored_, judge_.margin);
+    std::size_t best = best_on_bisections(raw_bisect(), judge_.margin);
     try_layouts(best);
     RoutingResult result;
     if (options_.judge_patterns) {
@@ -296,17 +296,20 @@ class Choice {
     };
     std::vector<double> plain;
     for (const Scored& s : scored_) plain.push_back(ordering(s.candidate) ? -1.0 : s.bisect);
-    std::size_t plain_best = 0;  // as best_on_bisections
-    for (std::size_t i = 1; i < plain.size(); ++i)
-      if (plain[i] > plain[plain_best] * (plain_best == 0 ? judge_.margin : 1.0)) plain_best = i;
-    const double bar =
-        plain[choose_on_patterns(plain, judged(), judge_.margin, plain_best)] / judge_.margin;
+    const std::size_t plain_choice = choose_on_patterns(plain, judged(), judge_.margin,
+                                                        best_on_bisections(plain, judge_.margin));
+    const double bar = plain[plain_choice] / judge_.margin;
     std::vector<double> out;
     for (const Scored& s : scored_)
       out.push_back(ordering(s.candidate) && s.bisect < bar ? -1.0 : s.bisect);
     return out;
   }
 
+  std::vector<double> raw_bisect() const {
+    std::vector<double> out;
+    for (const Scored& s : scored_) out.push_back(s.bisect);
+    return out;
+  }
   std::vector<std::vector<double>> judged() const {
     std::vector<std::vector<double>> out;
     for (const Scored& s : scored_) out.push_back(s.judged);
