@@ -109,8 +109,9 @@ struct RoutingOptions {
   // each (at least one route): the LIDs that shift and XOR patterns send a
   // switch's hosts to take different links, as d-mod-k spreads them, while
   // the loads still balance the rest (psssp-route.md, "Rank neighbours").
-  // 0: off (the default candidate); order automatic routes candidates with
-  // kNeighbourWindow and kWideNeighbourWindow.
+  // 0: off (the default candidate); off too with LMC, where a port's LIDs
+  // keep apart by their own penalties. Order automatic routes candidates
+  // with kNeighbourWindow and kWideNeighbourWindow.
   unsigned neighbour_window = 0;
   double neighbour_penalty = 0.05;
   // Order automatic, full effort, judged on the patterns: the two

@@ -3,7 +3,6 @@
 // next to a LID in the hosts' order weigh extra on its search.
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "router.h"
 
@@ -15,36 +14,32 @@ bool Router::single_lids() const {
 }
 
 void Router::rank_destinations() {
+  if (!single_lids()) return;  // a port's LIDs keep apart by their own penalties
   neighbour_tree_ = SearchTree(graph_.vertex_count);
   const auto& dests = problem_.destinations;
-  // A port's place among the load sources; LMC: its LIDs in turn.
-  std::unordered_map<std::uint64_t, std::size_t> source_index;
-  const auto key = [](PortRef p) { return (std::uint64_t{p.node} << 8) | p.port; };
+  // A port's place among the load sources, by its channel (one per port).
+  std::vector<std::size_t> place(fabric_.channel_count(), problem_.source_ports.size());
   for (std::size_t s = 0; s < problem_.source_ports.size(); ++s)
-    source_index.emplace(key(problem_.source_ports[s]), s);
-  std::vector<std::pair<std::size_t, std::size_t>> keyed;  // (rank key, destination)
-  for (std::size_t i = 0; i < dests.size(); ++i) {
-    if (!dests[i].loads || dests[i].vertex == kNoVertexId) continue;
-    const auto s = source_index.find(key(dests[i].port));
-    const std::size_t place = s == source_index.end() ? source_index.size() : s->second;
-    keyed.emplace_back(place * 256 + (dests[i].lid - fabric_.port(dests[i].port).lid), i);
-  }
+    place[fabric_.channel(problem_.source_ports[s])] = s;
+  std::vector<std::pair<std::size_t, std::size_t>> keyed;  // (place, destination)
+  for (std::size_t i = 0; i < dests.size(); ++i)
+    if (dests[i].loads && dests[i].vertex != kNoVertexId)
+      keyed.emplace_back(place[fabric_.channel(dests[i].port)], i);
   std::sort(keyed.begin(), keyed.end());
   rank_of_.assign(dests.size(), kNotRanked);
   by_rank_.clear();
-  for (const auto& [ranked, i] : keyed) {
+  for (const auto& [source, i] : keyed) {
     rank_of_[i] = by_rank_.size();
     by_rank_.push_back(i);
   }
   weighs_.assign(by_rank_.size(), 0);
   routed_.assign(by_rank_.size(), 0);
-  single_lids_ = single_lids();
 }
 
 // Only the ranks whose wish changed rebuild a tree: moving the window by one
 // place costs about four trees, not twice the window.
 void Router::weigh_window(std::size_t i, bool first_pass) {
-  if (options_.neighbour_window == 0 || rank_of_[i] == kNotRanked) return;
+  if (by_rank_.empty() || rank_of_[i] == kNotRanked) return;
   const std::size_t window = options_.neighbour_window, at = rank_of_[i];
   const double amount = std::max(1.0, std::round(options_.neighbour_penalty * lmc_penalty()));
   const std::size_t lo = at >= window ? at - window : 0;

@@ -11,7 +11,7 @@ namespace psssp::routing {
 bool Router::fast_layered() const { return !full_effort_ && layers_.has_dag_lists(); }
 
 bool Router::speculative() const {
-  if (team_.size() <= 1 || !fast_layered() || options_.neighbour_window > 0) return false;
+  if (team_.size() <= 1 || !fast_layered() || !by_rank_.empty()) return false;
   for (const auto& [begin, end] : refine_order_)
     if (end - begin != 1) return false;
   return true;
@@ -29,7 +29,7 @@ Router::Reroute Router::reroute(const Destination& d, const Layers& layers, Sear
 std::size_t Router::refine() {
   if (refine_order_.empty()) refine_order_ = refinement_order();
   if (speculative()) return refine_speculatively();
-  if (options_.neighbour_window > 0 && single_lids_) return refine_by_rank();
+  if (!by_rank_.empty()) return refine_by_rank();
   std::size_t changed = 0;
   for (const auto& [begin, end] : refine_order_) changed += refine_port(begin, end);
   return changed;
@@ -48,7 +48,6 @@ std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
       }
     tree_from_columns(d, layers, tree_);
     add_tree(d, -1);
-    weigh_window(i, false);
     const bool check = fast_layered() && stay_checks_.try_now();
     const Reroute r = reroute(d, layers, tree_, loads_.weights(d), scratch_column_, check);
     if (check) stay_checks_.record(r == Reroute::kept);
@@ -57,7 +56,7 @@ std::size_t Router::refine_port(std::size_t begin, std::size_t end) {
       ++changed;
     }
     add_tree(d, +1);
-    clear_window();
+    loads_.clear_penalties();
   }
   return changed;
 }

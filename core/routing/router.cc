@@ -63,8 +63,8 @@ RoutingResult Router::run() {
   std::vector<const Destination*> later;
   for (const Destination& d : problem_.destinations) {
     if (d.vertex == kNoVertexId) continue;
-    if (d.port != current_port && !(options_.neighbour_window > 0 && single_lids_)) {
-      clear_window();
+    if (d.port != current_port && by_rank_.empty()) {  // LMC penalties: per port
+      loads_.clear_penalties();
       current_port = d.port;
     }
     const Layers layers = layers_of(d);
@@ -77,7 +77,7 @@ RoutingResult Router::run() {
     const std::size_t index = static_cast<std::size_t>(&d - problem_.destinations.data());
     weigh_window(index, true);
     search(d, layers, tree_, loads_.weights(d), column(d.lid), false);
-    if (!routed_.empty() && rank_of_[index] != kNotRanked) routed_[rank_of_[index]] = 1;
+    if (!by_rank_.empty() && rank_of_[index] != kNotRanked) routed_[rank_of_[index]] = 1;
     if (d.loads) {
       const double arriving = add_tree(d, +1);
       if (d.final_port != 0)

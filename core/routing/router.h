@@ -197,19 +197,18 @@ class Router {
   // (with every other penalty).
   void weigh_window(std::size_t i, bool first_pass);
   void clear_window();
-  // A refinement pass in the hosts' order, so that the window slides (single
-  // LIDs only: a port's LIDs keep apart by their own penalties).
+  // A refinement pass in the hosts' order, so that the window slides.
   std::size_t refine_by_rank();
   // Per destination: its place in the hosts' order (kNotRanked if it adds
-  // no load); the destinations in that order; per place, whether its tree
-  // weighs now and whether it is routed (first pass).
+  // no load); the destinations in that order (empty: no window, also with
+  // LMC, where a port's LIDs keep apart by their own penalties); per place,
+  // whether its tree weighs now and whether it is routed (first pass).
   static constexpr std::size_t kNotRanked = ~std::size_t{0};
   void rank_destinations();
   std::vector<std::size_t> rank_of_, by_rank_;
   std::vector<char> weighs_, routed_;
   std::size_t window_lo_ = 0, window_hi_ = 0;
   SearchTree neighbour_tree_;  // sized by rank_destinations
-  bool single_lids_ = true;    // every destination port has one LID (no LMC)
 
   // Comparable with the heaviest tree a single LID can add to one link.
   double lmc_penalty() const {
