@@ -43,9 +43,7 @@ struct psssp_route_stats {
   int full_effort;            /* endpoint affinity and repeated refinement were used */
   unsigned refine_passes;     /* refinement passes done */
   int converged;              /* the last of them changed no table */
-  int capacity_weights;       /* loads weighed by capacity (capacity=on, or auto on mixed rates) */
-  int tree_layout;            /* laid out as a fat tree: 1 leaf by leaf, 2 round robin */
-  unsigned neighbour_window;  /* the rank-neighbours routing's window (0: not that routing) */
+  char choices[96];           /* "; tree layout", "; load weighed by capacity", ...: the log's */
   int incremental;            /* re-routed from the current tables */
   unsigned long long entries, kept, repaired, restored, rebalanced; /* incremental: entries */
   char full_reason[160];     /* why the routing was full, if incremental was possible */

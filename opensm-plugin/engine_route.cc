@@ -70,9 +70,7 @@ void fill_stats(const psssp_engine& e, const psssp::engine::EngineRun& run,
   stats.full_effort = r.full_effort ? 1 : 0;
   stats.refine_passes = r.refine_passes_run;
   stats.converged = r.converged ? 1 : 0;
-  stats.capacity_weights = r.capacity_weights ? 1 : 0;
-  stats.tree_layout = static_cast<int>(r.tree_layout);
-  stats.neighbour_window = r.neighbour_window;
+  std::snprintf(stats.choices, sizeof stats.choices, "%s", psssp::engine::choice_notes(r).c_str());
   stats.unreachable = static_cast<unsigned>(r.unreachable.size());
   const auto& inc = r.incremental;
   stats.incremental = inc.used ? 1 : 0;

@@ -206,7 +206,6 @@ static int build_fwd_tables(void *context) {
   struct psssp_plugin *plugin = context;
   osm_log_t *log = &plugin->osm->log;
   struct psssp_route_stats stats;
-  char neighbours[48] = "";
   int routed, rc = -1;
 
   /* The routing build_lid_matrices started moments ago on its snapshot,
@@ -239,9 +238,6 @@ static int build_fwd_tables(void *context) {
     OSM_LOG(log, OSM_LOG_INFO, "psssp: full re-route: %s\n", stats.full_reason);
   if (stats.layers_fallback[0]) OSM_LOG(log, OSM_LOG_INFO, "psssp: %s\n", stats.layers_fallback);
   if (psssp_engine_requested_vls(plugin->engine)) write_layer_dump(plugin, &stats);
-  if (stats.neighbour_window)
-    snprintf(neighbours, sizeof(neighbours), "; rank neighbours (window %u)",
-             stats.neighbour_window);
   if (stats.incremental)
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
@@ -251,15 +247,10 @@ static int build_fwd_tables(void *context) {
   else
     OSM_LOG(log, OSM_LOG_INFO,
             "psssp: routed %u switches, %u CAs, %u host ports, %u LIDs in %.3f s; "
-            "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s%s%s%s\n",
+            "switch link load max %.0f mean %.1f routes; %s effort, %u refinement passes%s%s\n",
             stats.switches, stats.cas, stats.host_ports, stats.lids, stats.seconds, stats.max_load,
             stats.mean_load, stats.full_effort ? "full" : "fast", stats.refine_passes,
-            stats.converged ? " (converged)" : "",
-            stats.capacity_weights ? "; load weighed by capacity" : "",
-            stats.tree_layout == 2   ? "; tree layout, round robin"
-            : stats.tree_layout == 1 ? "; tree layout"
-                                     : "",
-            neighbours);
+            stats.converged ? " (converged)" : "", stats.choices);
   rc = 0;
 out:
   drop_snapshot(plugin);

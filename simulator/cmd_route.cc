@@ -55,12 +55,7 @@ void print_summary(const Fabric& fabric, const engine::EngineRun& run, const std
                r.converged ? " (converged: the last changed no table)" : "", order_name(r.order));
   if (r.tie_break == RoutingOptions::TieBreak::first)
     std::fprintf(stderr, ", %sties to the lowest port", r.tie_slack > 0.0 ? "loose " : "");
-  if (r.tree_layout != RoutingResult::TreeLayout::off)
-    std::fprintf(stderr, "; tree layout%s",
-                 r.tree_layout == RoutingResult::TreeLayout::round_robin ? ", round robin" : "");
-  if (r.neighbour_window > 0)
-    std::fprintf(stderr, "; rank neighbours (window %u)", r.neighbour_window);
-  if (r.capacity_weights) std::fprintf(stderr, "; load weighed by capacity");
+  std::fprintf(stderr, "%s", engine::choice_notes(r).c_str());
   const char* sep = " (estimated eBB: ";
   for (const RoutingResult::CandidateEstimate& e : r.estimates) {
     std::fprintf(stderr, "%s%s %.4f", sep, candidate_text(e.candidate), e.bisect);

@@ -46,6 +46,18 @@ EngineRun run_engine(const Fabric& fabric, const EngineOptions& options,
   return run;
 }
 
+std::string choice_notes(const RoutingResult& r) {
+  std::string notes;
+  if (r.tree_layout == RoutingResult::TreeLayout::round_robin)
+    notes += "; tree layout, round robin";
+  else if (r.tree_layout == RoutingResult::TreeLayout::leaf_by_leaf)
+    notes += "; tree layout";
+  if (r.neighbour_window > 0)
+    notes += "; rank neighbours (window " + std::to_string(r.neighbour_window) + ")";
+  if (r.capacity_weights) notes += "; load weighed by capacity";
+  return notes;
+}
+
 SwitchLinkLoad switch_link_load(const Fabric& fabric, const RoutingResult& r) {
   SwitchLinkLoad load;
   double sum = 0.0;

@@ -58,4 +58,10 @@ EngineRun run_engine(const Fabric& fabric, const EngineOptions& options, const R
 
 SwitchLinkLoad switch_link_load(const Fabric& fabric, const RoutingResult& routing);
 
+// The choices of a routing that its summary line names, for the plugin's
+// log and psssp-sim route alike: "; tree layout" (", round robin"),
+// "; rank neighbours (window N)", "; load weighed by capacity", each where
+// it applies; "" for none.
+std::string choice_notes(const RoutingResult& routing);
+
 }  // namespace psssp::engine

@@ -87,5 +87,19 @@ TEST(Engine, AMissingGuidFileFailsBeforeRouting) {
   EXPECT_ANY_THROW(run_engine(fat_tree(2, 1, 1), o, RouteInputs{}));
 }
 
+TEST(Engine, ChoiceNotesNameWhatTheRoutingChose) {
+  RoutingResult r;
+  EXPECT_EQ(choice_notes(r), "");
+  r.tree_layout = RoutingResult::TreeLayout::round_robin;
+  r.neighbour_window = 16;
+  r.capacity_weights = true;
+  EXPECT_EQ(choice_notes(r),
+            "; tree layout, round robin; rank neighbours (window 16); load weighed by capacity");
+  r.tree_layout = RoutingResult::TreeLayout::leaf_by_leaf;
+  r.neighbour_window = 0;
+  r.capacity_weights = false;
+  EXPECT_EQ(choice_notes(r), "; tree layout");
+}
+
 }  // namespace
 }  // namespace psssp::engine
