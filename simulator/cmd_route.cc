@@ -90,6 +90,7 @@ void print_json(const RouteOptions& o, const Fabric& fabric, const engine::Engin
   report["tie_slack"] = r.tie_slack;
   report["capacity_weights"] = r.capacity_weights;
   report["neighbour_window"] = r.neighbour_window;
+  report["pattern_moves"] = r.pattern_moves;
   report["tree_layout"] = r.tree_layout == RoutingResult::TreeLayout::off ? "off"
                           : r.tree_layout == RoutingResult::TreeLayout::round_robin
                               ? "round_robin"

@@ -51,10 +51,10 @@ def test_summary_says_whether_load_is_weighed_by_capacity(tmp_path, rate_args, o
 
 def test_summary_names_the_rank_neighbours_routing_and_every_candidates_estimates(tmp_path):
     # Two IS5100 chassis joined by six cables: the wide rank-neighbours
-    # routing is kept. The JSON gives every candidate's estimates on the
-    # judged patterns, the kept one's equal to estimated_patterns; judged
-    # on bisections alone there are neither pattern estimates nor
-    # neighbour candidates.
+    # routing, refined for the patterns, is kept. The JSON gives every
+    # candidate's estimates on the judged patterns, the kept one's equal to
+    # estimated_patterns; judged on bisections alone there are neither
+    # pattern estimates nor neighbour or refined candidates.
     net = generate("director", str(tmp_path / "fabric.net"), "--model", "is5100",
                    "--chassis", 2, "--bundle", 6)
     out = tmp_path / "lfts.dump"
@@ -65,11 +65,16 @@ def test_summary_names_the_rank_neighbours_routing_and_every_candidates_estimate
     assert {"neighbours", "neighbours_wide"} <= set(by_candidate)
     for estimates in by_candidate.values():
         assert set(estimates) == set(report["estimated_patterns"])
-    assert by_candidate["neighbours_wide"] == report["estimated_patterns"]
+    assert by_candidate["pattern_refined"] == report["estimated_patterns"]
+    assert report["pattern_moves"] > 0
+    assert report["estimated_ebb"]["pattern_refined"] > 0
     text = run([binary("psssp-sim"), "route", net, "-o", out]).stderr
-    assert "; rank neighbours (window 16)" in text, text
+    assert "; rank neighbours (window 16); pattern-refined (%d entries moved)" % (
+        report["pattern_moves"]) in text, text
     plain = json.loads(run([binary("psssp-sim"), "route", net, "-o", out, "--json",
                             "--bisect-choice"]).stdout)
     assert plain["neighbour_window"] == 0
     assert plain["estimated_candidate_patterns"] is None
     assert "neighbours" not in plain["estimated_ebb"]
+    assert "pattern_refined" not in plain["estimated_ebb"]
+    assert plain["pattern_moves"] == 0

@@ -54,6 +54,8 @@ std::string choice_notes(const RoutingResult& r) {
     notes += "; tree layout";
   if (r.neighbour_window > 0)
     notes += "; rank neighbours (window " + std::to_string(r.neighbour_window) + ")";
+  if (r.pattern_moves > 0)
+    notes += "; pattern-refined (" + std::to_string(r.pattern_moves) + " entries moved)";
   if (r.capacity_weights) notes += "; load weighed by capacity";
   return notes;
 }

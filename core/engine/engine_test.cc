@@ -99,6 +99,10 @@ TEST(Engine, ChoiceNotesNameWhatTheRoutingChose) {
   r.neighbour_window = 0;
   r.capacity_weights = false;
   EXPECT_EQ(choice_notes(r), "; tree layout");
+  r.tree_layout = RoutingResult::TreeLayout::off;
+  r.neighbour_window = 4;
+  r.pattern_moves = 120;
+  EXPECT_EQ(choice_notes(r), "; rank neighbours (window 4); pattern-refined (120 entries moved)");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "ebb_estimate.h"
 #include "pattern_estimate.h"
+#include "pattern_refinement.h"
 #include "router.h"
 
 namespace psssp {
@@ -69,6 +70,7 @@ namespace {
 struct Plan {
   std::vector<Candidate> routed;  // the default first; each a routing of its own
   bool layouts = false;           // the tree layouts of the default are candidates too
+  bool refine_patterns = false;   // the kept routing's pattern refinement is one too
   bool full = false;              // full effort
   unsigned estimate_runs = 0;
 };
@@ -114,6 +116,10 @@ Plan plan_candidates(Router& router, const RoutingOptions& options, const Routin
     plan.routed.push_back(C::neighbours);
     plan.routed.push_back(C::neighbours_wide);
   }
+  // The same fabrics: the kept routing with its entries moved to spread the
+  // judged patterns' flows ("Pattern refinement").
+  plan.refine_patterns = plan.full && options.judge_patterns && first.refine_patterns &&
+                         first.minimal && router.single_lids() && !router.tree_shaped(false);
   // Two-level trees: with full effort only (with fast effort plain P-SSSP
   // already sends a leaf's partners over distinct spines, and a candidate
   // would cost more than the routing).
@@ -199,10 +205,13 @@ class Choice {
     try_layouts(best);
     RoutingResult result;
     if (options_.judge_patterns) {
-      const std::size_t chosen =
-          choose_on_patterns(bisect_estimates(), judged(), judge_.margin, best);
+      std::size_t chosen = choose_on_patterns(bisect_estimates(), judged(), judge_.margin, best);
+      if (try_pattern_refinement(chosen))
+        chosen = choose_on_patterns(bisect_estimates(), judged(), judge_.margin, best);
       result.passed_over_bisect_choice = chosen != best;
-      if (chosen != best && chosen >= first_layout_) {
+      if (chosen == refined_at_) {
+        laid_best_.reset();
+      } else if (chosen != best && chosen >= first_layout_) {
         laid_best_order_ = layout_orders_[chosen - first_layout_];
         laid_best_ = router_.laid_out(routed_[0], laid_best_order_, threads_);
       } else if (chosen != best) {
@@ -287,18 +296,55 @@ class Choice {
     }
   }
 
-  // A rank-neighbours candidate orders the routes without giving up
-  // balance: it competes only where it is not behind, on the bisections
-  // (beyond the margin), the candidate the others alone would give.
-  std::vector<double> bisect_estimates() const {
-    const auto ordering = [](Candidate c) {
-      return c == Candidate::neighbours || c == Candidate::neighbours_wide;
-    };
+  // The kept routed candidate's tables refined for the patterns, balance
+  // priced from dear to cheap while the tables keep the bar below: the
+  // cheapest such price's tables are a candidate (scored last). False if
+  // none is. A cheaper price moves more entries and gives up more balance,
+  // so the first price below the bar ends the search.
+  bool try_pattern_refinement(std::size_t kept) {
+    if (!plan_.refine_patterns || kept >= first_layout_) return false;
+    const double bar = plain_bar();
+    const ForwardingTables from =
+        kept == 0 && plan_.layouts ? router_.tables() : routed_[kept].lfts;
+    std::optional<Scored> scored;
+    for (const double weight : kPatternBalanceWeights) {
+      ForwardingTables lfts = from;
+      PatternRefinement r = refine_for_patterns(fabric_, lfts, judge_.hosts, judge_.patterns,
+                                                weight, kPatternRefinementPasses);
+      if (!r.applied) break;
+      if (r.moves == 0) continue;
+      Scored s = score(judge_, Candidate::pattern_refined, lfts);
+      if (s.bisect < bar) break;
+      scored = std::move(s);
+      refined_ = routed_[kept];
+      refined_->lfts = std::move(lfts);
+      for (std::size_t c = 0; c < r.route_delta.size(); ++c)
+        refined_->channel_load[c] += r.route_delta[c];
+      refined_->pattern_moves = r.moves;
+    }
+    if (!scored) return false;
+    refined_at_ = scored_.size();
+    scored_.push_back(std::move(*scored));
+    return true;
+  }
+
+  // An ordering candidate (rank neighbours, pattern refinement) orders the
+  // routes without giving up balance: it competes only where it is not
+  // behind, on the bisections (beyond the margin), the candidate the others
+  // alone would give.
+  static bool ordering(Candidate c) {
+    return c == Candidate::neighbours || c == Candidate::neighbours_wide ||
+           c == Candidate::pattern_refined;
+  }
+  double plain_bar() const {
     std::vector<double> plain;
     for (const Scored& s : scored_) plain.push_back(ordering(s.candidate) ? -1.0 : s.bisect);
     const std::size_t plain_choice = choose_on_patterns(plain, judged(), judge_.margin,
                                                         best_on_bisections(plain, judge_.margin));
-    const double bar = plain[plain_choice] / judge_.margin;
+    return plain[plain_choice] / judge_.margin;
+  }
+  std::vector<double> bisect_estimates() const {
+    const double bar = plain_bar();
     std::vector<double> out;
     for (const Scored& s : scored_)
       out.push_back(ordering(s.candidate) && s.bisect < bar ? -1.0 : s.bisect);
@@ -318,7 +364,7 @@ class Choice {
 
   // The kept candidate's result with the comparison's record.
   RoutingResult keep(RoutingResult record, std::size_t best) {
-    RoutingResult result = std::move(routed_[best]);
+    RoutingResult result = best == refined_at_ ? std::move(*refined_) : std::move(routed_[best]);
     result.passed_over_bisect_choice = record.passed_over_bisect_choice;
     result.pattern_estimates = std::move(record.pattern_estimates);
     for (const Scored& s : scored_)
@@ -338,6 +384,8 @@ class Choice {
   std::vector<TreeLayoutOrder> layout_orders_;
   std::size_t first_layout_ = 0;
   std::optional<RoutingResult> laid_best_;
+  std::optional<RoutingResult> refined_;  // the pattern refinement's, if scored
+  std::size_t refined_at_ = ~std::size_t{0};
   TreeLayoutOrder laid_best_order_ = TreeLayoutOrder::round_robin;
 };
 
@@ -359,8 +407,10 @@ const char* candidate_key(Candidate c) {
       return "tree_layout_round_robin";
     case Candidate::neighbours:
       return "neighbours";
-    default:
+    case Candidate::neighbours_wide:
       return "neighbours_wide";
+    default:
+      return "pattern_refined";
   }
 }
 
@@ -378,6 +428,8 @@ const char* candidate_text(Candidate c) {
       return "rank neighbours";
     case Candidate::neighbours_wide:
       return "rank neighbours, wide";
+    case Candidate::pattern_refined:
+      return "pattern-refined";
     default:
       return candidate_key(c);
   }

@@ -117,6 +117,10 @@ struct RoutingOptions {
   // Order automatic, full effort, judged on the patterns: the two
   // rank-neighbours candidates; off only for experiments and comparisons.
   bool rank_neighbours = true;
+  // Order::automatic with judge_patterns: the kept routing with its entries
+  // moved to spread the judged patterns' flows is a candidate too
+  // (pattern_refinement.h; off for comparisons).
+  bool refine_patterns = true;
   // Order automatic: the candidates are judged on random bisections and on
   // shift, recursive doubling and ring with the ranks in fabric and in
   // hostname order (pattern_estimate.h), two-level trees get the tree layout
@@ -139,7 +143,8 @@ enum class Candidate {
   tree_layout,
   tree_layout_round_robin,
   neighbours,
-  neighbours_wide
+  neighbours_wide,
+  pattern_refined
 };
 // "port_order": the JSON key; "interleaved with port-order ties": the text.
 const char* candidate_key(Candidate candidate);
@@ -174,6 +179,8 @@ struct RoutingResult {
   // The window of the rank-neighbours routing the tables are (0: none;
   // RoutingOptions::neighbour_window).
   unsigned neighbour_window = 0;
+  // Entries the pattern refinement moved (0: not the refined candidate).
+  std::size_t pattern_moves = 0;
   // judge_patterns: the kept candidate's estimates on the structured
   // patterns (name, mean share), and whether the candidate the bisections
   // alone preferred was passed over for being behind on one of them.
@@ -204,6 +211,12 @@ constexpr double kFastSwitchMargin = 0.005;
 // of a director's line card.
 constexpr unsigned kNeighbourWindow = 4;
 constexpr unsigned kWideNeighbourWindow = 16;
+
+// The prices of load balance the pattern refinement tries, dearest first
+// (pattern_refinement.h): the cheapest whose tables keep within the margin
+// on the bisections is the candidate. Passes over the destinations, at most.
+constexpr double kPatternBalanceWeights[] = {4096.0, 1024.0, 256.0, 64.0, 16.0};
+constexpr std::size_t kPatternRefinementPasses = 4;
 
 // judge_patterns: a candidate counts as behind another on a structured
 // pattern (fixed phases, no runs' noise) when the other is this much ahead

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <deque>
+#include <numeric>
 #include <set>
 #include <string>
 
 #include "formats/fabric_io.h"
+#include "pattern_refinement.h"
 #include "testing/routing_support.h"
 #include "testing/topologies.h"
 
@@ -345,7 +347,9 @@ TEST(Routing, RankNeighboursOrderADirectorPair) {
   topo::DirectorParams p = topo::director_params("is5100");
   p.bundle = 6;
   const Fabric f = testing::with_lids(topo::director(p));
-  const RoutingResult r = route_psssp(f, {});
+  RoutingOptions unrefined;  // the pattern refinement starts from the kept one
+  unrefined.refine_patterns = false;
+  const RoutingResult r = route_psssp(f, unrefined);
   ASSERT_TRUE(r.full_effort);
   double balanced_shift = 0.0, balanced_bisect = 0.0;
   for (const Candidate c : {Candidate::switches, Candidate::interleaved, Candidate::port_order,
@@ -372,9 +376,11 @@ TEST(Routing, RankNeighboursCompeteOnlyWithoutGivingUpBisections) {
   for (const Fabric& f :
        {testing::make_torus({4, 4}, 2), testing::make_random(16, 4, 4, 5),
         testing::with_lids(topo::dragonfly(4, 2, 2)), testing::with_lids(topo::kautz(2, 2, 8))}) {
-    const RoutingResult r = route_psssp(f, {});
+    RoutingOptions unrefined;  // the refinement would start from the kept one
+    unrefined.refine_patterns = false;
+    const RoutingResult r = route_psssp(f, unrefined);
     ASSERT_GE(r.estimate(Candidate::neighbours), 0.0);
-    RoutingOptions without;
+    RoutingOptions without = unrefined;
     without.rank_neighbours = false;
     const RoutingResult plain = route_psssp(f, without);
     EXPECT_LT(plain.estimate(Candidate::neighbours), 0.0);
@@ -425,6 +431,75 @@ TEST(Routing, RankNeighboursKeepTheLoadAccounting) {
   RoutingOptions no_window = o;
   no_window.neighbour_window = 0;
   EXPECT_TRUE(route_psssp(lmc, o).lfts == route_psssp(lmc, no_window).lfts);
+}
+
+TEST(Routing, PatternRefinementMovesEntriesToShortestNextHops) {
+  // Moves keep every route delivered and shortest, the reported load change
+  // is the traced one, and the judged patterns' flows share fewer cables:
+  // their estimates rise.
+  const Fabric f = testing::with_lids(topo::dragonfly(4, 2, 2));
+  RoutingOptions o;
+  o.order = RoutingOptions::Order::switches;
+  RoutingResult r = route_psssp(f, o);
+  const StructuredPatterns patterns = structured_patterns(f, f.host_ports(), kShiftPhases);
+  const std::vector<double> before = estimate_patterns(f, r.lfts, f.host_ports(), patterns);
+  const auto loads_before = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+  const ForwardingTables unrefined = r.lfts;
+  const PatternRefinement moved = refine_for_patterns(f, r.lfts, f.host_ports(), patterns, 16.0, 4);
+  ASSERT_TRUE(moved.applied);
+  EXPECT_GT(moved.moves, 0u);
+  EXPECT_FALSE(r.lfts == unrefined);
+  expect_complete(f, r, true);
+  const std::vector<double> after = estimate_patterns(f, r.lfts, f.host_ports(), patterns);
+  ASSERT_EQ(after.size(), before.size());
+  EXPECT_GT(after[0], before[0]) << patterns.patterns[0].name;
+  EXPECT_GT(std::accumulate(after.begin(), after.end(), 0.0),
+            std::accumulate(before.begin(), before.end(), 0.0));
+  const auto loads_after = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+  ASSERT_EQ(moved.route_delta.size(), loads_after.size());
+  for (ChannelId c = 0; c < loads_after.size(); ++c)
+    EXPECT_DOUBLE_EQ(loads_before[c] + moved.route_delta[c], loads_after[c]) << c;
+  // A dearer balance moves fewer entries.
+  ForwardingTables dear = unrefined;
+  EXPECT_LT(refine_for_patterns(f, dear, f.host_ports(), patterns, 4096.0, 4).moves, moved.moves);
+}
+
+TEST(Routing, PatternRefinedCandidateKeepsTheBisections) {
+  // On a dragonfly the automatic order keeps the pattern-refined tables:
+  // ahead on every judged pattern of the routing kept without them, within
+  // the margin on its bisections, loads as traced, independent of threads.
+  const Fabric f = testing::with_lids(topo::dragonfly(6, 3, 3));
+  const RoutingResult r = route_psssp(f, {});
+  ASSERT_GT(r.pattern_moves, 0u);
+  ASSERT_GE(r.estimate(Candidate::pattern_refined), 0.0);
+  RoutingOptions without;
+  without.refine_patterns = false;
+  const RoutingResult unrefined = route_psssp(f, without);
+  EXPECT_EQ(unrefined.pattern_moves, 0u);
+  EXPECT_LT(unrefined.estimate(Candidate::pattern_refined), 0.0);
+  ASSERT_EQ(r.pattern_estimates.size(), unrefined.pattern_estimates.size());
+  for (std::size_t p = 0; p < r.pattern_estimates.size(); ++p)
+    EXPECT_GE(r.pattern_estimates[p].second, unrefined.pattern_estimates[p].second)
+        << r.pattern_estimates[p].first;
+  // The bar: the bisections of the routing kept from the candidates that
+  // order no routes.
+  without.rank_neighbours = false;
+  const RoutingResult plain = route_psssp(f, without);
+  double plain_bisect = -1.0;
+  for (const RoutingResult::CandidateEstimate& e : plain.estimates)
+    if (e.patterns.size() == plain.pattern_estimates.size() &&
+        std::equal(e.patterns.begin(), e.patterns.end(), plain.pattern_estimates.begin(),
+                   [](double v, const auto& named) { return v == named.second; }))
+      plain_bisect = e.bisect;
+  ASSERT_GT(plain_bisect, 0.0);
+  EXPECT_GE(r.estimate(Candidate::pattern_refined) * (1.0 + kFullSwitchMargin), plain_bisect);
+  expect_complete(f, r, true);
+  const auto traced = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
+  ASSERT_EQ(r.channel_load.size(), traced.size());
+  for (ChannelId c = 0; c < traced.size(); ++c) EXPECT_DOUBLE_EQ(r.channel_load[c], traced[c]) << c;
+  RoutingOptions two;
+  two.threads = 2;
+  EXPECT_TRUE(route_psssp(f, two).lfts == r.lfts);
 }
 
 TEST(Routing, TieSlackWidensTheTies) {

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// A move re-points one switch's entry for one host LID to another neighbour
+// one hop nearer the destination's switch, so every route stays shortest and
+// the tables stay free of loops. Its price: the change in the sum over the
+// judged phases and cables of the squared flow counts (each phase is one
+// permutation, so the flows a move shifts are one per phase), plus
+// balance_weight times the change in the sum of squared differences between
+// each link's load and its load before the first move, scaled to the moved
+// routes and the mean load: the routing's balance, which the bisections
+// see, is the target, not an even spread (evening loads out loses
+// bisections against P-SSSP's own routes).
+// Moves that lower the price are made, best alternative first, destination
+// by destination, until a pass makes none.
+#include "pattern_refinement.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
+namespace psssp {
+namespace {
+
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+constexpr std::uint16_t kFar = 0xFFFF;
+
+struct Link {
+  PortNum port;
+  std::uint32_t to;  // row of the switch at the far end
+  ChannelId channel;
+};
+
+class Refiner {
+ public:
+  Refiner(const Fabric& fabric, ForwardingTables& lfts, const std::vector<PortRef>& hosts,
+          const StructuredPatterns& patterns, double balance_weight)
+      : fabric_(fabric), lfts_(lfts), hosts_(hosts), weight_(balance_weight) {
+    const std::size_t rows = lfts.switch_count();
+    links_.resize(rows);
+    port_link_.resize(rows);
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      const Node& node = fabric.node(lfts.switch_at(r));
+      port_link_[r].assign(node.ports.size(), kNone);
+      for (PortNum p = 1; p < node.ports.size(); ++p) {
+        const Port& port = node.ports[p];
+        if (!port.usable() || !fabric.node(port.remote.node).is_switch()) continue;
+        const std::uint32_t to = lfts.row_index(port.remote.node);
+        if (to == SwitchLidTable::kNoRow) continue;
+        port_link_[r][p] = static_cast<std::uint32_t>(links_[r].size());
+        links_[r].push_back({p, to, fabric.channel({lfts.switch_at(r), p})});
+      }
+    }
+    host_row_.assign(hosts.size(), kNone);
+    hosts_at_.assign(rows, 0);
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+      const PortRef remote = fabric.port(hosts[h]).remote;
+      if (!remote.valid() || !fabric.node(remote.node).is_switch()) continue;
+      host_row_[h] = lfts.row_index(remote.node);
+      if (host_row_[h] != kNone) ++hosts_at_[host_row_[h]];
+    }
+    flows_to_.resize(hosts.size());
+    for (const auto& pattern : patterns.patterns)
+      for (const auto& phase : pattern.phases) {
+        for (const auto& [src, dst] : phase)
+          flows_to_[dst].push_back({static_cast<std::uint32_t>(phase_count_), src});
+        ++phase_count_;
+      }
+    channels_ = fabric.channel_count();
+    crowd_.assign(phase_count_ * channels_, 0);
+    load_.assign(channels_, 0.0);
+    next_.assign(rows, kNone);
+    subtree_.assign(rows, 0.0);
+    through_.resize(rows);
+  }
+
+  PatternRefinement run(std::size_t max_passes) {
+    PatternRefinement out;
+    for (std::size_t d = 0; d < hosts_.size(); ++d) {
+      if (!load_tree(d)) continue;
+      if (!shortest_) return out;  // only shortest routes can move safely
+      count_tree(d, +1.0);
+    }
+    out.applied = true;
+    start_load_ = load_;
+    mean_load_ = mean_switch_load();
+    for (; out.passes < max_passes; ++out.passes) {
+      std::size_t moved = 0;
+      for (std::size_t d = 0; d < hosts_.size(); ++d) moved += refine_destination(d);
+      out.moves += moved;
+      if (moved == 0) {
+        ++out.passes;
+        break;
+      }
+    }
+    out.route_delta.resize(load_.size());
+    for (std::size_t c = 0; c < load_.size(); ++c) out.route_delta[c] = load_[c] - start_load_[c];
+    return out;
+  }
+
+ private:
+  struct Flow {
+    std::uint32_t phase;
+    std::uint32_t source;  // host index
+  };
+
+  // Least hops to `root` from every row (cables both ways), and the rows
+  // by decreasing hops.
+  const std::vector<std::uint16_t>& hops_to(std::uint32_t root) {
+    if (hops_.empty()) hops_.resize(links_.size());
+    std::vector<std::uint16_t>& h = hops_[root];
+    if (!h.empty()) return h;
+    h.assign(links_.size(), kFar);
+    std::vector<std::uint32_t> queue{root};
+    h[root] = 0;
+    for (std::size_t i = 0; i < queue.size(); ++i)
+      for (const Link& l : links_[queue[i]])
+        if (h[l.to] == kFar) {
+          h[l.to] = static_cast<std::uint16_t>(h[queue[i]] + 1);
+          queue.push_back(l.to);
+        }
+    return h;
+  }
+
+  // next_ for destination d; shortest_ whether every entry leads one hop
+  // nearer. False when d is on no switch.
+  bool load_tree(std::size_t d) {
+    root_ = host_row_[d];
+    if (root_ == kNone) return false;
+    lid_ = fabric_.port(hosts_[d]).lid;
+    hops_now_ = &hops_to(root_);
+    shortest_ = true;
+    for (std::uint32_t r = 0; r < links_.size(); ++r) {
+      next_[r] = kNone;
+      if (r == root_) continue;
+      const PortNum p = lfts_.at(r, lid_);
+      if (p >= port_link_[r].size() || port_link_[r][p] == kNone) continue;
+      next_[r] = port_link_[r][p];
+      if ((*hops_now_)[links_[r][next_[r]].to] + 1 != (*hops_now_)[r]) shortest_ = false;
+    }
+    return true;
+  }
+
+  // The route's switch cables from row r to the root.
+  void path(std::uint32_t r, std::vector<ChannelId>& out) const {
+    out.clear();
+    while (r != root_ && next_[r] != kNone) {
+      out.push_back(links_[r][next_[r]].channel);
+      r = links_[r][next_[r]].to;
+    }
+  }
+
+  // Adds (sign +1) or removes the loads and phase flows of the tree.
+  void count_tree(std::size_t d, double sign) {
+    for (std::uint32_t r = 0; r < links_.size(); ++r) {
+      if (hosts_at_[r] == 0 || r == root_) continue;
+      path(r, path_a_);
+      for (const ChannelId c : path_a_) load_[c] += sign * hosts_at_[r];
+    }
+    for (const Flow& f : flows_to_[d]) {
+      const std::uint32_t s = host_row_[f.source];
+      if (s == kNone) continue;
+      path(s, path_a_);
+      for (const ChannelId c : path_a_) {
+        std::uint32_t& n = crowd_[f.phase * channels_ + c];
+        n = sign > 0 ? n + 1 : n - 1;
+      }
+    }
+  }
+
+  double mean_switch_load() const {
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const auto& row : links_)
+      for (const Link& l : row) {
+        sum += load_[l.channel];
+        ++n;
+      }
+    return n == 0 || sum == 0.0 ? 1.0 : sum / static_cast<double>(n);
+  }
+
+  // Routes below each row (subtree_) and the phases whose flow crosses it.
+  void index_tree(std::size_t d) {
+    std::vector<std::uint32_t> order(links_.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return (*hops_now_)[a] > (*hops_now_)[b]; });
+    for (std::uint32_t r = 0; r < links_.size(); ++r) {
+      subtree_[r] = r == root_ ? 0.0 : hosts_at_[r];
+      through_[r].clear();
+    }
+    for (const std::uint32_t r : order)
+      if ((*hops_now_)[r] != kFar && r != root_ && next_[r] != kNone)
+        subtree_[links_[r][next_[r]].to] += subtree_[r];
+    for (const Flow& f : flows_to_[d])
+      for (std::uint32_t r = host_row_[f.source]; r != kNone && r != root_ && next_[r] != kNone;
+           r = links_[r][next_[r]].to)
+        through_[r].push_back(f.phase);
+    order_ = std::move(order);
+  }
+
+  std::size_t refine_destination(std::size_t d) {
+    if (!load_tree(d) || !shortest_) return 0;
+    index_tree(d);
+    std::size_t moved = 0;
+    const std::vector<std::uint32_t> rows = order_;
+    for (const std::uint32_t u : rows) {
+      if (through_[u].empty() || next_[u] == kNone) continue;
+      std::uint32_t best = kNone;
+      double best_price = 0.0;
+      path(u, path_a_);
+      for (std::uint32_t l = 0; l < links_[u].size(); ++l) {
+        const std::uint32_t w = links_[u][l].to;
+        if (l == next_[u] || (*hops_now_)[w] + 1 != (*hops_now_)[u]) continue;
+        if (w != root_ && next_[w] == kNone) continue;
+        path(w, path_b_);
+        path_b_.insert(path_b_.begin(), links_[u][l].channel);
+        const double price = move_price(u, path_a_, path_b_);
+        if (price < best_price) {
+          best_price = price;
+          best = l;
+        }
+      }
+      if (best == kNone) continue;
+      count_tree(d, -1.0);
+      next_[u] = best;
+      lfts_.set(lfts_.switch_at(u), lid_, links_[u][best].port);
+      count_tree(d, +1.0);
+      index_tree(d);
+      ++moved;
+    }
+    return moved;
+  }
+
+  // Price of moving row u's subtree from route a to route b (their common
+  // tail left out); below 0 the move is made.
+  double move_price(std::uint32_t u, std::vector<ChannelId> a, std::vector<ChannelId> b) const {
+    while (!a.empty() && !b.empty() && a.back() == b.back()) {
+      a.pop_back();
+      b.pop_back();
+    }
+    double crowd = 0.0;
+    for (const std::uint32_t k : through_[u]) {
+      const std::uint32_t* row = &crowd_[k * channels_];
+      for (const ChannelId c : b) crowd += 2.0 * row[c] + 1.0;
+      for (const ChannelId c : a) crowd -= 2.0 * row[c] - 1.0;
+    }
+    const double w = subtree_[u];
+    double balance = 0.0;
+    for (const ChannelId c : b) balance += load_[c] - start_load_[c] + w / 2.0;
+    for (const ChannelId c : a) balance -= load_[c] - start_load_[c] - w / 2.0;
+    return crowd + weight_ * balance / mean_load_;
+  }
+
+  const Fabric& fabric_;
+  ForwardingTables& lfts_;
+  const std::vector<PortRef>& hosts_;
+  double weight_;
+  std::vector<std::vector<Link>> links_;
+  std::vector<std::vector<std::uint32_t>> port_link_;
+  std::vector<std::uint32_t> host_row_, hosts_at_;
+  std::vector<std::vector<Flow>> flows_to_;
+  std::size_t phase_count_ = 0, channels_ = 0;
+  std::vector<std::uint32_t> crowd_;  // per (phase, channel): flows
+  std::vector<double> load_;          // per channel: routes
+  std::vector<double> start_load_;    // load_ before the first move
+  double mean_load_ = 1.0;
+  std::vector<std::vector<std::uint16_t>> hops_;
+  const std::vector<std::uint16_t>* hops_now_ = nullptr;
+  std::uint32_t root_ = kNone;
+  Lid lid_ = 0;
+  bool shortest_ = true;
+  std::vector<std::uint32_t> next_, order_;
+  std::vector<double> subtree_;
+  std::vector<std::vector<std::uint32_t>> through_;
+  std::vector<ChannelId> path_a_, path_b_;
+};
+
+}  // namespace
+
+PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
+                                      const std::vector<PortRef>& hosts,
+                                      const StructuredPatterns& patterns, double balance_weight,
+                                      std::size_t max_passes) {
+  Refiner refiner(fabric, lfts, hosts, patterns, balance_weight);
+  return refiner.run(max_passes);
+}
+
+}  // namespace psssp

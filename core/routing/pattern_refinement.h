@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+// Pattern refinement: moves single forwarding entries of host LIDs to
+// another shortest next hop where that spreads the flows of the judged
+// structured patterns (pattern_estimate.h) over more cables, each move
+// paid for by how far it takes the link loads from the routing's own. A
+// local search on finished tables with shortest routes only;
+// psssp_routing.cc judges its result as one more candidate.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "fabric/forwarding_tables.h"
+#include "pattern_estimate.h"
+
+namespace psssp {
+
+struct PatternRefinement {
+  std::size_t moves = 0;            // entries changed
+  std::size_t passes = 0;           // passes over the destinations
+  bool applied = false;             // false: some route is not shortest, nothing moved
+  std::vector<double> route_delta;  // per fabric channel: routes gained (or lost)
+};
+
+// `hosts` are the load sources (and the destinations refined); `patterns`
+// index into them. `balance_weight` prices a change of the link loads
+// (relative to the mean load) against the flow collisions of the phases;
+// at most `max_passes` passes over the destinations.
+PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
+                                      const std::vector<PortRef>& hosts,
+                                      const StructuredPatterns& patterns, double balance_weight,
+                                      std::size_t max_passes);
+
+}  // namespace psssp
