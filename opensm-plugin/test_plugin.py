@@ -96,8 +96,9 @@ def test_programmed_tables_equal_offline_route(tmp_path):
 #   robin, are kept (tree_layout.h), and a two-level one where its layout
 #   is (the candidates judged on the structured patterns too);
 # - two director chassis joined by six cables, where the wide
-#   rank-neighbours routing is kept, refined for the patterns
-#   (psssp-route.md, "Rank neighbours", "Pattern refinement").
+#   rank-neighbours routing is kept (psssp-route.md, "Rank neighbours");
+# - a dragonfly where it is kept refined for the patterns ("Pattern
+#   refinement").
 SAID = {
     "capacity-on-mixed-rates": (("kary-ntree", "--k", 4, "--n", 3, "--rate", "4xEDR",
                                  "--degrade", 0.1, "--seed", 2), "; load weighed by capacity"),
@@ -105,9 +106,10 @@ SAID = {
                      "--cores-per-agg", 4, "--cables", 1), "; tree layout, round robin"),
     "tree-layout-two-levels": (("fattree2", "--leaves", 6, "--hosts-per-leaf", 18, "--spines", 3,
                                 "--cables", 3), "; tree layout"),
-    "rank-neighbours-pattern-refined": (
-        ("director", "--model", "is5100", "--chassis", 2, "--bundle", 6),
-        "; rank neighbours (window 16); pattern-refined ("),
+    "rank-neighbours": (("director", "--model", "is5100", "--chassis", 2, "--bundle", 6),
+                        "; rank neighbours (window 16)"),
+    "pattern-refined": (("dragonfly", "--a", 6, "--p", 3, "--h", 3),
+                        "; rank neighbours (window 4); pattern-refined ("),
 }
 
 
