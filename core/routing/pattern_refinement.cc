@@ -29,10 +29,12 @@ struct Link {
   ChannelId channel;
 };
 
-class Refiner {
+}  // namespace
+
+class PatternRefiner::Impl {
  public:
-  Refiner(const Fabric& fabric, ForwardingTables& lfts, const std::vector<PortRef>& hosts,
-          const StructuredPatterns& patterns, double balance_weight)
+  Impl(const Fabric& fabric, ForwardingTables& lfts, const std::vector<PortRef>& hosts,
+       const StructuredPatterns& patterns, double balance_weight)
       : fabric_(fabric), lfts_(lfts), hosts_(hosts), weight_(balance_weight) {
     const std::size_t rows = lfts.switch_count();
     links_.resize(rows);
@@ -72,28 +74,29 @@ class Refiner {
     through_.resize(rows);
   }
 
-  PatternRefinement run(std::size_t max_passes) {
-    PatternRefinement out;
+  // Counts the tables' loads and phase flows; false (and nothing will
+  // move) where some route is not shortest.
+  bool start() {
     for (std::size_t d = 0; d < hosts_.size(); ++d) {
       if (!load_tree(d)) continue;
-      if (!shortest_) return out;  // only shortest routes can move safely
+      if (!shortest_) return false;
       count_tree(d, +1.0);
     }
-    out.applied = true;
     start_load_ = load_;
     mean_load_ = mean_switch_load();
-    for (; out.passes < max_passes; ++out.passes) {
-      std::size_t moved = 0;
-      for (std::size_t d = 0; d < hosts_.size(); ++d) moved += refine_destination(d);
-      out.moves += moved;
-      if (moved == 0) {
-        ++out.passes;
-        break;
-      }
-    }
-    out.route_delta.resize(load_.size());
-    for (std::size_t c = 0; c < load_.size(); ++c) out.route_delta[c] = load_[c] - start_load_[c];
-    return out;
+    return true;
+  }
+
+  std::size_t pass() {
+    std::size_t moved = 0;
+    for (std::size_t d = 0; d < hosts_.size(); ++d) moved += refine_destination(d);
+    return moved;
+  }
+
+  std::vector<double> route_delta() const {
+    std::vector<double> delta(load_.size());
+    for (std::size_t c = 0; c < load_.size(); ++c) delta[c] = load_[c] - start_load_[c];
+    return delta;
   }
 
  private:
@@ -274,14 +277,33 @@ class Refiner {
   std::vector<ChannelId> path_a_, path_b_;
 };
 
-}  // namespace
+PatternRefiner::PatternRefiner(const Fabric& fabric, ForwardingTables& lfts,
+                               const std::vector<PortRef>& hosts,
+                               const StructuredPatterns& patterns, double balance_weight)
+    : impl_(std::make_unique<Impl>(fabric, lfts, hosts, patterns, balance_weight)),
+      applies_(impl_->start()) {}
+
+PatternRefiner::~PatternRefiner() = default;
+
+std::size_t PatternRefiner::pass() { return applies_ ? impl_->pass() : 0; }
+
+std::vector<double> PatternRefiner::route_delta() const { return impl_->route_delta(); }
 
 PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
                                       const std::vector<PortRef>& hosts,
                                       const StructuredPatterns& patterns, double balance_weight,
                                       std::size_t max_passes) {
-  Refiner refiner(fabric, lfts, hosts, patterns, balance_weight);
-  return refiner.run(max_passes);
+  PatternRefiner refiner(fabric, lfts, hosts, patterns, balance_weight);
+  PatternRefinement out;
+  out.applied = refiner.applies();
+  while (out.applied && out.passes < max_passes) {
+    const std::size_t moved = refiner.pass();
+    ++out.passes;
+    out.moves += moved;
+    if (moved == 0) break;
+  }
+  out.route_delta = refiner.route_delta();
+  return out;
 }
 
 }  // namespace psssp

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "fabric/fabric.h"
@@ -16,6 +17,31 @@
 
 namespace psssp {
 
+// Moves `lfts` entries pass by pass (`hosts` are the load sources and the
+// destinations refined; `patterns` index into them). `balance_weight`
+// prices a change of the link loads (relative to the mean load) against
+// the flow collisions of the phases. The loads before the first move are
+// the target throughout. Nothing moves where some route is not shortest.
+class PatternRefiner {
+ public:
+  PatternRefiner(const Fabric& fabric, ForwardingTables& lfts, const std::vector<PortRef>& hosts,
+                 const StructuredPatterns& patterns, double balance_weight);
+  ~PatternRefiner();
+  PatternRefiner(const PatternRefiner&) = delete;
+  PatternRefiner& operator=(const PatternRefiner&) = delete;
+
+  bool applies() const { return applies_; }
+  // One pass over the destinations: the entries moved.
+  std::size_t pass();
+  // Per fabric channel: routes gained (or lost) since construction.
+  std::vector<double> route_delta() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+  bool applies_;
+};
+
 struct PatternRefinement {
   std::size_t moves = 0;            // entries changed
   std::size_t passes = 0;           // passes over the destinations
@@ -23,10 +49,7 @@ struct PatternRefinement {
   std::vector<double> route_delta;  // per fabric channel: routes gained (or lost)
 };
 
-// `hosts` are the load sources (and the destinations refined); `patterns`
-// index into them. `balance_weight` prices a change of the link loads
-// (relative to the mean load) against the flow collisions of the phases;
-// at most `max_passes` passes over the destinations.
+// A PatternRefiner's passes until one moves nothing, at most `max_passes`.
 PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
                                       const std::vector<PortRef>& hosts,
                                       const StructuredPatterns& patterns, double balance_weight,

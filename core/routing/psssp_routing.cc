@@ -297,10 +297,10 @@ class Choice {
   }
 
   // The kept routed candidate's tables refined for the patterns, balance
-  // priced from dear to cheap while the tables keep the bar below: the
-  // cheapest such price's tables are a candidate (scored last). False if
-  // none is. A cheaper price moves more entries and gives up more balance,
-  // so the first price below the bar ends the search.
+  // priced from dear to cheap and each price pass by pass, while the tables
+  // keep the bar below: the last such tables are a candidate (scored last).
+  // False if none are. Cheaper prices and more passes move more entries and
+  // give up more balance, so the first tables below the bar end the search.
   bool try_pattern_refinement(std::size_t kept) {
     if (!plan_.refine_patterns || kept >= first_layout_) return false;
     const double bar = plain_bar();
@@ -309,18 +309,24 @@ class Choice {
     std::optional<Scored> scored;
     for (const double weight : kPatternBalanceWeights) {
       ForwardingTables lfts = from;
-      PatternRefinement r = refine_for_patterns(fabric_, lfts, judge_.hosts, judge_.patterns,
-                                                weight, kPatternRefinementPasses);
-      if (!r.applied) break;
-      if (r.moves == 0) continue;
-      Scored s = score(judge_, Candidate::pattern_refined, lfts);
-      if (s.bisect < bar) break;
-      scored = std::move(s);
-      refined_ = routed_[kept];
-      refined_->lfts = std::move(lfts);
-      for (std::size_t c = 0; c < r.route_delta.size(); ++c)
-        refined_->channel_load[c] += r.route_delta[c];
-      refined_->pattern_moves = r.moves;
+      PatternRefiner refiner(fabric_, lfts, judge_.hosts, judge_.patterns, weight);
+      if (!refiner.applies()) break;
+      std::size_t moves = 0;
+      bool below = false;
+      for (std::size_t pass = 0; pass < kPatternRefinementPasses; ++pass) {
+        const std::size_t moved = refiner.pass();
+        if (moved == 0) break;
+        moves += moved;
+        Scored s = score(judge_, Candidate::pattern_refined, lfts);
+        if ((below = s.bisect < bar)) break;
+        scored = std::move(s);
+        refined_ = routed_[kept];
+        refined_->lfts = lfts;
+        const std::vector<double> delta = refiner.route_delta();
+        for (std::size_t c = 0; c < delta.size(); ++c) refined_->channel_load[c] += delta[c];
+        refined_->pattern_moves = moves;
+      }
+      if (below) break;
     }
     if (!scored) return false;
     refined_at_ = scored_.size();
