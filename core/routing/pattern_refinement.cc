@@ -9,8 +9,9 @@
 // routes and the mean load: the routing's balance, which the bisections
 // see, is the target, not an even spread (evening loads out loses
 // bisections against P-SSSP's own routes).
-// Moves that lower the price are made, best alternative first, destination
-// by destination, until a pass makes none.
+// A pass goes over the destinations once; at each switch that a judged
+// flow to the destination crosses, the cheapest alternative below 0 is
+// taken.
 #include "pattern_refinement.h"
 
 #include <algorithm>
@@ -106,21 +107,29 @@ class PatternRefiner::Impl {
   };
 
   // Least hops to `root` from every row (cables both ways), and the rows
-  // by decreasing hops.
-  const std::vector<std::uint16_t>& hops_to(std::uint32_t root) {
-    if (hops_.empty()) hops_.resize(links_.size());
-    std::vector<std::uint16_t>& h = hops_[root];
-    if (!h.empty()) return h;
-    h.assign(links_.size(), kFar);
+  // farthest first (computed once per root).
+  struct Distances {
+    std::vector<std::uint16_t> hops;
+    std::vector<std::uint32_t> farthest_first;
+  };
+  const Distances& distances_to(std::uint32_t root) {
+    if (distances_.empty()) distances_.resize(links_.size());
+    Distances& d = distances_[root];
+    if (!d.hops.empty()) return d;
+    d.hops.assign(links_.size(), kFar);
     std::vector<std::uint32_t> queue{root};
-    h[root] = 0;
+    d.hops[root] = 0;
     for (std::size_t i = 0; i < queue.size(); ++i)
       for (const Link& l : links_[queue[i]])
-        if (h[l.to] == kFar) {
-          h[l.to] = static_cast<std::uint16_t>(h[queue[i]] + 1);
+        if (d.hops[l.to] == kFar) {
+          d.hops[l.to] = static_cast<std::uint16_t>(d.hops[queue[i]] + 1);
           queue.push_back(l.to);
         }
-    return h;
+    d.farthest_first.resize(links_.size());
+    std::iota(d.farthest_first.begin(), d.farthest_first.end(), 0u);
+    std::sort(d.farthest_first.begin(), d.farthest_first.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return d.hops[a] > d.hops[b]; });
+    return d;
   }
 
   // next_ for destination d; shortest_ whether every entry leads one hop
@@ -129,7 +138,8 @@ class PatternRefiner::Impl {
     root_ = host_row_[d];
     if (root_ == kNone) return false;
     lid_ = fabric_.port(hosts_[d]).lid;
-    hops_now_ = &hops_to(root_);
+    now_ = &distances_to(root_);
+    hops_now_ = &now_->hops;
     shortest_ = true;
     for (std::uint32_t r = 0; r < links_.size(); ++r) {
       next_[r] = kNone;
@@ -182,30 +192,24 @@ class PatternRefiner::Impl {
 
   // Routes below each row (subtree_) and the phases whose flow crosses it.
   void index_tree(std::size_t d) {
-    std::vector<std::uint32_t> order(links_.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return (*hops_now_)[a] > (*hops_now_)[b]; });
     for (std::uint32_t r = 0; r < links_.size(); ++r) {
       subtree_[r] = r == root_ ? 0.0 : hosts_at_[r];
       through_[r].clear();
     }
-    for (const std::uint32_t r : order)
+    for (const std::uint32_t r : now_->farthest_first)
       if ((*hops_now_)[r] != kFar && r != root_ && next_[r] != kNone)
         subtree_[links_[r][next_[r]].to] += subtree_[r];
     for (const Flow& f : flows_to_[d])
       for (std::uint32_t r = host_row_[f.source]; r != kNone && r != root_ && next_[r] != kNone;
            r = links_[r][next_[r]].to)
         through_[r].push_back(f.phase);
-    order_ = std::move(order);
   }
 
   std::size_t refine_destination(std::size_t d) {
     if (!load_tree(d) || !shortest_) return 0;
     index_tree(d);
     std::size_t moved = 0;
-    const std::vector<std::uint32_t> rows = order_;
-    for (const std::uint32_t u : rows) {
+    for (const std::uint32_t u : now_->farthest_first) {
       if (through_[u].empty() || next_[u] == kNone) continue;
       std::uint32_t best = kNone;
       double best_price = 0.0;
@@ -235,21 +239,23 @@ class PatternRefiner::Impl {
 
   // Price of moving row u's subtree from route a to route b (their common
   // tail left out); below 0 the move is made.
-  double move_price(std::uint32_t u, std::vector<ChannelId> a, std::vector<ChannelId> b) const {
-    while (!a.empty() && !b.empty() && a.back() == b.back()) {
-      a.pop_back();
-      b.pop_back();
+  double move_price(std::uint32_t u, const std::vector<ChannelId>& a,
+                    const std::vector<ChannelId>& b) const {
+    std::size_t na = a.size(), nb = b.size();
+    while (na > 0 && nb > 0 && a[na - 1] == b[nb - 1]) {
+      --na;
+      --nb;
     }
     double crowd = 0.0;
     for (const std::uint32_t k : through_[u]) {
       const std::uint32_t* row = &crowd_[k * channels_];
-      for (const ChannelId c : b) crowd += 2.0 * row[c] + 1.0;
-      for (const ChannelId c : a) crowd -= 2.0 * row[c] - 1.0;
+      for (std::size_t i = 0; i < nb; ++i) crowd += 2.0 * row[b[i]] + 1.0;
+      for (std::size_t i = 0; i < na; ++i) crowd -= 2.0 * row[a[i]] - 1.0;
     }
     const double w = subtree_[u];
     double balance = 0.0;
-    for (const ChannelId c : b) balance += load_[c] - start_load_[c] + w / 2.0;
-    for (const ChannelId c : a) balance -= load_[c] - start_load_[c] - w / 2.0;
+    for (std::size_t i = 0; i < nb; ++i) balance += load_[b[i]] - start_load_[b[i]] + w / 2.0;
+    for (std::size_t i = 0; i < na; ++i) balance -= load_[a[i]] - start_load_[a[i]] - w / 2.0;
     return crowd + weight_ * balance / mean_load_;
   }
 
@@ -266,12 +272,13 @@ class PatternRefiner::Impl {
   std::vector<double> load_;          // per channel: routes
   std::vector<double> start_load_;    // load_ before the first move
   double mean_load_ = 1.0;
-  std::vector<std::vector<std::uint16_t>> hops_;
+  std::vector<Distances> distances_;  // per root row, computed when first needed
+  const Distances* now_ = nullptr;
   const std::vector<std::uint16_t>* hops_now_ = nullptr;
   std::uint32_t root_ = kNone;
   Lid lid_ = 0;
   bool shortest_ = true;
-  std::vector<std::uint32_t> next_, order_;
+  std::vector<std::uint32_t> next_;
   std::vector<double> subtree_;
   std::vector<std::vector<std::uint32_t>> through_;
   std::vector<ChannelId> path_a_, path_b_;
