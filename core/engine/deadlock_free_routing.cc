@@ -22,12 +22,14 @@ struct Retry {
 std::vector<Retry> retries(const RoutingResult& first, const RoutingOptions& options) {
   using Effort = RoutingOptions::Effort;
   std::vector<Retry> out;
-  if (first.neighbour_window > 0) {
-    // The rank-neighbours routings spread routes apart, which can close more
-    // cycles: the choice without them first (the routing closest to it).
+  if (first.neighbour_window > 0 || first.pattern_moves > 0) {
+    // The rank-neighbours routings and the pattern refinement spread routes
+    // apart, which can close more cycles: the choice without them first
+    // (the routing closest to it).
     RoutingOptions o = options;
     o.rank_neighbours = false;
-    out.push_back({"without the rank-neighbours routings", o});
+    o.refine_patterns = false;
+    out.push_back({"without the rank-neighbours routings and the pattern refinement", o});
   }
   const bool port_order = first.tie_break == RoutingOptions::TieBreak::first &&
                           first.order == RoutingOptions::Order::interleaved;

@@ -67,8 +67,8 @@ TEST(DeadlockFreeRouting, RoutesAgainInPortOrderWhenLayersRunOut) {
 }
 
 // On this random graph the rank-neighbours routing the automatic order
-// keeps does not fit in two layers; the choice without it does, and comes
-// before port order.
+// keeps does not fit in two layers; the choice without it and without the
+// pattern refinement does, and comes before port order.
 TEST(DeadlockFreeRouting, RoutesAgainWithoutRankNeighboursWhenLayersRunOut) {
   const Fabric f = testing::make_random(24, 4, 4, 1);
   ASSERT_GT(route_psssp(f, {}).neighbour_window, 0u);
@@ -79,8 +79,10 @@ TEST(DeadlockFreeRouting, RoutesAgainWithoutRankNeighboursWhenLayersRunOut) {
       << r.fallback;
   RoutingOptions without;
   without.rank_neighbours = false;
+  without.refine_patterns = false;
   EXPECT_TRUE(r.routing.lfts == route_psssp(f, without).lfts);
   EXPECT_EQ(r.routing.neighbour_window, 0u);
+  EXPECT_EQ(r.routing.pattern_moves, 0u);
   expect_deadlock_free(f, r);
 }
 
