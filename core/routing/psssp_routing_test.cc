@@ -339,6 +339,18 @@ double pattern_estimate(const RoutingResult& r, Candidate c, const std::string& 
   return -1.0;
 }
 
+// The bisection estimate of the candidate a judged routing kept: the one
+// whose pattern estimates are the result's (-1 if none is).
+double kept_bisect_estimate(const RoutingResult& r) {
+  double bisect = -1.0;
+  for (const RoutingResult::CandidateEstimate& e : r.estimates)
+    if (e.patterns.size() == r.pattern_estimates.size() &&
+        std::equal(e.patterns.begin(), e.patterns.end(), r.pattern_estimates.begin(),
+                   [](double v, const auto& named) { return v == named.second; }))
+      bisect = e.bisect;
+  return bisect;
+}
+
 TEST(Routing, RankNeighboursOrderADirectorPair) {
   // Two IS5100 chassis joined by six cables (no tree, so no tree layout):
   // the balanced candidates send a line chip's shifted partners over the
@@ -394,12 +406,7 @@ TEST(Routing, RankNeighboursCompeteOnlyWithoutGivingUpBisections) {
       kept = true;
       const Candidate c =
           window == kNeighbourWindow ? Candidate::neighbours : Candidate::neighbours_wide;
-      double plain_bisect = -1.0;  // the estimate of the candidate kept without them
-      for (const RoutingResult::CandidateEstimate& e : plain.estimates)
-        if (e.patterns.size() == plain.pattern_estimates.size() &&
-            std::equal(e.patterns.begin(), e.patterns.end(), plain.pattern_estimates.begin(),
-                       [](double v, const auto& named) { return v == named.second; }))
-          plain_bisect = e.bisect;
+      const double plain_bisect = kept_bisect_estimate(plain);  // kept without them
       ASSERT_GT(plain_bisect, 0.0);
       EXPECT_GE(r.estimate(c) * (1.0 + kFullSwitchMargin), plain_bisect);
     }
@@ -485,12 +492,7 @@ TEST(Routing, PatternRefinedCandidateKeepsTheBisections) {
   // order no routes.
   without.rank_neighbours = false;
   const RoutingResult plain = route_psssp(f, without);
-  double plain_bisect = -1.0;
-  for (const RoutingResult::CandidateEstimate& e : plain.estimates)
-    if (e.patterns.size() == plain.pattern_estimates.size() &&
-        std::equal(e.patterns.begin(), e.patterns.end(), plain.pattern_estimates.begin(),
-                   [](double v, const auto& named) { return v == named.second; }))
-      plain_bisect = e.bisect;
+  const double plain_bisect = kept_bisect_estimate(plain);
   ASSERT_GT(plain_bisect, 0.0);
   EXPECT_GE(r.estimate(Candidate::pattern_refined) * (1.0 + kFullSwitchMargin), plain_bisect);
   expect_complete(f, r, true);
