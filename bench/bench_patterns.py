@@ -171,7 +171,7 @@ def fabric_cells(args, family, name, spec, patterns, mappings):
     cmd = [sys.executable, COMPARE, "--topology", spec, "--engines", args.engines,
            "--runs", str(args.runs), "--seed", str(args.seed), "--out", out,
            "--timeout", str(args.timeout), "--psssp-options", args.psssp_options,
-           "--mapping", mappings[0], "--no-plot", "--keep"]
+           "--mapping", mappings[0], "--no-plot", "--no-bound", "--keep"]
     for pattern in patterns:
         cmd += ["--pattern", pattern]
     if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
