@@ -296,21 +296,4 @@ std::size_t PatternRefiner::pass() { return applies_ ? impl_->pass() : 0; }
 
 std::vector<double> PatternRefiner::route_delta() const { return impl_->route_delta(); }
 
-PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
-                                      const std::vector<PortRef>& hosts,
-                                      const StructuredPatterns& patterns, double balance_weight,
-                                      std::size_t max_passes) {
-  PatternRefiner refiner(fabric, lfts, hosts, patterns, balance_weight);
-  PatternRefinement out;
-  out.applied = refiner.applies();
-  while (out.applied && out.passes < max_passes) {
-    const std::size_t moved = refiner.pass();
-    ++out.passes;
-    out.moves += moved;
-    if (moved == 0) break;
-  }
-  out.route_delta = refiner.route_delta();
-  return out;
-}
-
 }  // namespace psssp

@@ -42,17 +42,4 @@ class PatternRefiner {
   bool applies_;
 };
 
-struct PatternRefinement {
-  std::size_t moves = 0;            // entries changed
-  std::size_t passes = 0;           // passes over the destinations
-  bool applied = false;             // false: some route is not shortest, nothing moved
-  std::vector<double> route_delta;  // per fabric channel: routes gained (or lost)
-};
-
-// A PatternRefiner's passes until one moves nothing, at most `max_passes`.
-PatternRefinement refine_for_patterns(const Fabric& fabric, ForwardingTables& lfts,
-                                      const std::vector<PortRef>& hosts,
-                                      const StructuredPatterns& patterns, double balance_weight,
-                                      std::size_t max_passes);
-
 }  // namespace psssp

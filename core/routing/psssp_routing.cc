@@ -307,6 +307,9 @@ class Choice {
     const ForwardingTables from =
         kept == 0 && plan_.layouts ? router_.tables() : routed_[kept].lfts;
     std::optional<Scored> scored;
+    ForwardingTables best;
+    std::vector<double> best_delta;
+    std::size_t best_moves = 0;
     for (const double weight : kPatternBalanceWeights) {
       ForwardingTables lfts = from;
       PatternRefiner refiner(fabric_, lfts, judge_.hosts, judge_.patterns, weight);
@@ -320,15 +323,17 @@ class Choice {
         Scored s = score(judge_, Candidate::pattern_refined, lfts);
         if ((below = s.bisect < bar)) break;
         scored = std::move(s);
-        refined_ = routed_[kept];
-        refined_->lfts = lfts;
-        const std::vector<double> delta = refiner.route_delta();
-        for (std::size_t c = 0; c < delta.size(); ++c) refined_->channel_load[c] += delta[c];
-        refined_->pattern_moves = moves;
+        best = lfts;
+        best_delta = refiner.route_delta();
+        best_moves = moves;
       }
       if (below) break;
     }
     if (!scored) return false;
+    refined_ = routed_[kept];
+    refined_->lfts = std::move(best);
+    for (std::size_t c = 0; c < best_delta.size(); ++c) refined_->channel_load[c] += best_delta[c];
+    refined_->pattern_moves = best_moves;
     refined_at_ = scored_.size();
     scored_.push_back(std::move(*scored));
     return true;
