@@ -17,6 +17,7 @@ namespace psssp {
 
 using routing::Router;
 using routing::TreeLayoutOrder;
+using routing::TreeLevels;
 
 namespace {
 constexpr std::size_t kFastEstimateFlows = 100000;
@@ -86,7 +87,7 @@ struct Plan {
 // effort on direct networks"); fat trees and directors keep the one routing.
 // On three-level trees (either effort) the default's tables laid out as on a
 // fat tree are two more candidates ("Tree layout"), on two-level trees (full
-// effort) one.
+// effort, or joined groups) one.
 Plan plan_candidates(Router& router, const RoutingOptions& options, const RoutingOptions& first) {
   Plan plan;
   plan.estimate_runs = options.estimate_runs;
@@ -111,20 +112,23 @@ Plan plan_candidates(Router& router, const RoutingOptions& options, const Routin
   // narrow and a wide window ("Rank neighbours"; with LMC a port's LIDs
   // already keep apart by their own penalties; three-level trees have the
   // tree layouts, which order a leaf's partners exactly).
+  const TreeLevels levels = router.tree_levels();
   if (plan.full && options.judge_patterns && first.rank_neighbours && first.minimal &&
-      router.single_lids() && !router.tree_shaped(false)) {
+      router.single_lids() && levels != TreeLevels::three) {
     plan.routed.push_back(C::neighbours);
     plan.routed.push_back(C::neighbours_wide);
   }
   // The same fabrics: the kept routing with its entries moved to spread the
   // judged patterns' flows ("Pattern refinement").
   plan.refine_patterns = plan.full && options.judge_patterns && first.refine_patterns &&
-                         first.minimal && router.single_lids() && !router.tree_shaped(false);
-  // Two-level trees: with full effort only (with fast effort plain P-SSSP
-  // already sends a leaf's partners over distinct spines, and a candidate
-  // would cost more than the routing).
-  plan.layouts = first.minimal && first.tree_layouts &&
-                 router.tree_shaped(options.judge_patterns && plan.full);
+                         first.minimal && router.single_lids() && levels != TreeLevels::three;
+  // Two-level trees: with full effort, and with fast effort where the groups
+  // are joined (with fast effort plain P-SSSP already sends the partners of
+  // a leaf of a lone tree over distinct spines, but not the routes of a
+  // Dragonfly+ within its groups).
+  const bool two_levels =
+      levels == TreeLevels::two && options.judge_patterns && (plan.full || router.joined_groups());
+  plan.layouts = first.minimal && first.tree_layouts && (levels == TreeLevels::three || two_levels);
   if (plan.layouts && plan.routed.empty()) plan.routed = {C::switches};
   return plan;
 }
@@ -273,7 +277,7 @@ class Choice {
     first_layout_ = scored_.size();
     if (!plan_.layouts) return;
     // Two levels: both orders give the same tables (no turns between them).
-    const bool two_levels = router_.two_level_tree();
+    const bool two_levels = router_.tree_levels() == TreeLevels::two;
     if (plan_.full || two_levels) layout_orders_.push_back(TreeLayoutOrder::leaf_by_leaf);
     if (!two_levels) layout_orders_.push_back(TreeLayoutOrder::round_robin);
     // The default's tables are rebuilt from the router if it stays the best:

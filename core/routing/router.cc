@@ -12,12 +12,15 @@
 
 namespace psssp::routing {
 
-bool Router::tree_shaped(bool two_levels) const {
-  return shape_ && tree_layout_applies(graph_, *shape_) && (two_levels || !two_level_tree());
+TreeLevels Router::tree_levels() const {
+  return shape_ ? routing::tree_levels(graph_, *shape_) : TreeLevels::none;
 }
 
-bool Router::two_level_tree() const {
-  return shape_ && std::find(shape_->level.begin(), shape_->level.end(), 2u) == shape_->level.end();
+bool Router::joined_groups() const {
+  if (tree_levels() != TreeLevels::two) return false;
+  for (EdgeId e = 0; e < graph_.edge_count(); ++e)
+    if (shape_->level[graph_.source[e]] != 0 && shape_->level[graph_.target[e]] != 0) return true;
+  return false;
 }
 
 bool Router::prepare() {

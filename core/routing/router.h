@@ -58,12 +58,12 @@ class Router {
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
   bool weighs_capacity() const { return loads_.weighs_capacity(); }
-  // After prepare(): whether the switches form a three-level tree, or with
-  // two_levels also a two-level one (tree_layout_applies); false outside
-  // minimal mode.
-  bool tree_shaped(bool two_levels) const;
-  // After prepare(): a two-level tree (leaves and the switches above them).
-  bool two_level_tree() const;
+  // After prepare(): the tree layout the switches take (tree_layout.h);
+  // none outside minimal mode.
+  TreeLevels tree_levels() const;
+  // After prepare(): a two-level tree whose upper switches are cabled to one
+  // another (a Dragonfly+: groups joined by cables between their spines).
+  bool joined_groups() const;
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.

@@ -25,7 +25,7 @@ class Layout {
         via_(g.vertex_count, kNoVertexId),
         via_edge_(g.vertex_count, kNoEdge),
         up_edge_(g.vertex_count, kNoEdge),
-        two_level_(std::find(level_.begin(), level_.end(), 2u) == level_.end()) {
+        two_level_(tree_levels(g, shape) == TreeLevels::two) {
     // Each edge's way back: the first cable (port order) of its target to
     // its source.
     for (Vertex u = 0; u < g.vertex_count; ++u)
@@ -99,12 +99,17 @@ class Layout {
     const std::size_t first = changes.size();
     const std::uint32_t round = k / a;
     bool minimal = set_toward(col, w, cable(nth_cable(g_, w, d.vertex, 0), round), changes);
-    for (std::uint32_t i = 1; i < reached && minimal; ++i) {
-      const Vertex u = order[i];
-      if (level_[u] != 0 || sources_at_[u] == 0) continue;
-      const EdgeId up = nth_cable(g_, u, w, 0);
-      if (up == kNoEdge) continue;  // not cabled to w: psssp's path stays
-      minimal = set_toward(col, u, cable(up, round), changes);
+    // The leaves cabled to w, each once.
+    if (++stamp_now_ == 0) {  // wrapped: forget all
+      std::fill(stamp_.begin(), stamp_.end(), 0u);
+      stamp_now_ = 1;
+    }
+    stamp_[d.vertex] = stamp_now_;
+    for (EdgeId e = g_.first_edge[w]; e < g_.first_edge[w + 1] && minimal; ++e) {
+      const Vertex u = g_.target[e];
+      if (level_[u] != 0 || sources_at_[u] == 0 || stamp_[u] == stamp_now_) continue;
+      stamp_[u] = stamp_now_;
+      minimal = set_toward(col, u, cable(back_[e], round), changes);
     }
     if (!minimal) {
       undo_changes(changes, first);
@@ -207,21 +212,21 @@ class Layout {
 
 }  // namespace
 
-bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape) {
+TreeLevels tree_levels(const RoutingGraph& graph, const CableShape& shape) {
   const std::vector<std::uint32_t>& level = shape.level;
-  if (std::find(level.begin(), level.end(), 1u) == level.end()) return false;
+  if (std::find(level.begin(), level.end(), 1u) == level.end()) return TreeLevels::none;
   for (const std::uint32_t l : level)
-    if (l > 2) return false;  // deeper, or kNoLevel: no switch with hosts reachable
+    if (l > 2) return TreeLevels::none;  // deeper, or kNoLevel: no switch with hosts reachable
   // Two levels: cables between the switches above the leaves (a
   // Dragonfly+'s global cables between the spines of its groups) are
-  // allowed; the layout sets only entries one hop from a leaf or two.
-  const bool two_levels = std::find(level.begin(), level.end(), 2u) == level.end();
+  // allowed; the layout sets only entries one hop from a leaf, or of leaves.
+  const bool two = std::find(level.begin(), level.end(), 2u) == level.end();
   for (EdgeId e = 0; e < graph.edge_count(); ++e) {
     const std::uint32_t from = level[graph.source[e]], to = level[graph.target[e]];
-    if (two_levels && from == 1 && to == 1) continue;
-    if (from != to + 1 && to != from + 1) return false;
+    if (two && from == 1 && to == 1) continue;
+    if (from != to + 1 && to != from + 1) return TreeLevels::none;
   }
-  return true;
+  return two ? TreeLevels::two : TreeLevels::three;
 }
 
 TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
@@ -229,7 +234,7 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
                         const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
                         PortNum* columns) {
   TreeLayout result;
-  if (!tree_layout_applies(graph, shape)) return result;
+  if (tree_levels(graph, shape) == TreeLevels::none) return result;
   // Each leaf's load-carrying ports in the order of the leaf's ports they
   // are cabled to (their position), the LIDs of a port (LMC) in LID order
   // (their class); leaves in vertex order.

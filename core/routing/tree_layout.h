@@ -52,10 +52,12 @@ struct TreeLayout {
   std::vector<double> route_delta;  // with_loads: per edge, the routes it gains (or loses)
 };
 
-// Whether the switch graph is such a tree: hosts only on level 0, at most
-// level 2 with some switch on level 1, and every cable between adjacent
-// levels, or with two levels also between level-1 switches (a Dragonfly+).
-bool tree_layout_applies(const RoutingGraph& graph, const CableShape& shape);
+// Which tree the switch graph is (none if neither): hosts only on level 0,
+// some switch on level 1, and every cable between adjacent levels; three
+// levels with some switch on level 2 (none above), else two, where cables
+// between level-1 switches are allowed too (a Dragonfly+'s groups).
+enum class TreeLevels { none, two, three };
+TreeLevels tree_levels(const RoutingGraph& graph, const CableShape& shape);
 
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
 // above, with the change of routes per edge (route_delta) if `with_loads`.

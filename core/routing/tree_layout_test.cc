@@ -230,6 +230,39 @@ TEST(TreeLayout, OnlyOnTrees) {
   }
 }
 
+TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
+  // Fast effort judged on the patterns: a Dragonfly+ (two-level groups
+  // joined between their spines) gets the layout candidate and keeps it:
+  // ahead on shift and recursive doubling; a lone two-level tree does not
+  // (plain P-SSSP already deals a leaf's partners over distinct spines).
+  Fabric dragonfly_plus = topo::build_fabric(topo::dragonfly_plus(15, 4, 4, 4, 4));
+  testing::assign_lids(dragonfly_plus);
+  Fabric two = topo::build_fabric(topo::fattree2(8, 8, 4, 2, 0));
+  testing::assign_lids(two);
+  RoutingOptions fast;
+  fast.effort = RoutingOptions::Effort::fast;
+  const RoutingResult laid = route_psssp(dragonfly_plus, fast);
+  EXPECT_FALSE(laid.full_effort);
+  EXPECT_GT(laid.estimate(Candidate::tree_layout), 0.0);
+  EXPECT_EQ(laid.tree_layout, RoutingResult::TreeLayout::leaf_by_leaf);
+  RoutingOptions without = fast;
+  without.tree_layouts = false;
+  const RoutingResult plain = route_psssp(dragonfly_plus, without);
+  const std::vector<PortRef> hosts = dragonfly_plus.host_ports();
+  const StructuredPatterns p = structured_patterns(dragonfly_plus, hosts, kShiftPhases);
+  const std::vector<double> ours = estimate_patterns(dragonfly_plus, laid.lfts, hosts, p);
+  const std::vector<double> theirs = estimate_patterns(dragonfly_plus, plain.lfts, hosts, p);
+  ASSERT_EQ(ours.size(), theirs.size());
+  ASSERT_GE(ours.size(), 2u);
+  EXPECT_EQ(p.patterns[0].name, "shift linear");
+  EXPECT_GT(ours[0], 1.2 * theirs[0]);
+  EXPECT_EQ(p.patterns[1].name, "recursive-doubling linear");
+  EXPECT_GT(ours[1], 1.2 * theirs[1]);
+  const RoutingResult lone = route_psssp(two, fast);
+  EXPECT_LT(lone.estimate(Candidate::tree_layout), 0.0);
+  EXPECT_EQ(lone.tree_layout, RoutingResult::TreeLayout::off);
+}
+
 // The 4:1 tree (4 pods of 4 leaves x 16 hosts, 2 aggregation switches x 2
 // cores, 2 cables per pair) without `drop` of the cables between its first
 // leaf and that leaf's first switch above.
