@@ -3,7 +3,8 @@
 // another shortest next hop where that spreads the flows of the judged
 // structured patterns (pattern_estimate.h) over more cables, each move
 // paid for by how far it takes the link loads from the routing's own. A
-// local search on finished tables with shortest routes only;
+// local search on finished tables with shortest routes only, over the
+// router's switch graph, BFS layers and load sources;
 // psssp_routing.cc judges its result as one more candidate.
 #pragma once
 
@@ -11,28 +12,36 @@
 #include <memory>
 #include <vector>
 
+#include "destinations.h"
 #include "fabric/fabric.h"
 #include "fabric/forwarding_tables.h"
+#include "hop_layers.h"
 #include "pattern_estimate.h"
+#include "routing_graph.h"
 
-namespace psssp {
+namespace psssp::routing {
 
-// Moves `lfts` entries pass by pass (`hosts` are the load sources and the
-// destinations refined; `patterns` index into them). `balance_weight`
-// prices a change of the link loads (relative to the mean load) against
-// the flow collisions of the phases. The loads before the first move are
-// the target throughout. Nothing moves where some route is not shortest.
+// Moves entries of a copy of `lfts` pass by pass (`problem`'s load sources
+// are the destinations refined; `patterns` index into them; `layers` hold a
+// BFS from every switch with a load source). `balance_weight` prices a
+// change of the link loads (relative to the mean load) against the flow
+// collisions of the phases. The loads before the first move are the target
+// throughout. Nothing moves where some route is not shortest. The graph,
+// layers and problem must outlive the refiner.
 class PatternRefiner {
  public:
-  PatternRefiner(const Fabric& fabric, ForwardingTables& lfts, const std::vector<PortRef>& hosts,
+  PatternRefiner(const Fabric& fabric, const RoutingGraph& graph, const HopLayers& layers,
+                 const RoutingProblem& problem, const ForwardingTables& lfts,
                  const StructuredPatterns& patterns, double balance_weight);
   ~PatternRefiner();
-  PatternRefiner(const PatternRefiner&) = delete;
-  PatternRefiner& operator=(const PatternRefiner&) = delete;
+  PatternRefiner(PatternRefiner&&) noexcept;
+  PatternRefiner& operator=(PatternRefiner&&) noexcept;
 
   bool applies() const { return applies_; }
   // One pass over the destinations: the entries moved.
   std::size_t pass();
+  // The tables as refined so far.
+  const ForwardingTables& tables() const;
   // Per fabric channel: routes gained (or lost) since construction.
   std::vector<double> route_delta() const;
 
@@ -42,4 +51,4 @@ class PatternRefiner {
   bool applies_;
 };
 
-}  // namespace psssp
+}  // namespace psssp::routing

@@ -315,8 +315,7 @@ class Choice {
     std::vector<double> best_delta;
     std::size_t best_moves = 0;
     for (const double weight : kPatternBalanceWeights) {
-      ForwardingTables lfts = from;
-      PatternRefiner refiner(fabric_, lfts, judge_.hosts, judge_.patterns, weight);
+      routing::PatternRefiner refiner = router_.pattern_refiner(from, judge_.patterns, weight);
       if (!refiner.applies()) break;
       std::size_t moves = 0;
       bool below = false;
@@ -324,10 +323,10 @@ class Choice {
         const std::size_t moved = refiner.pass();
         if (moved == 0) break;
         moves += moved;
-        Scored s = score(judge_, Candidate::pattern_refined, lfts);
+        Scored s = score(judge_, Candidate::pattern_refined, refiner.tables());
         if ((below = s.bisect < bar)) break;
         scored = std::move(s);
-        best = lfts;
+        best = refiner.tables();
         best_delta = refiner.route_delta();
         best_moves = moves;
       }

@@ -11,6 +11,7 @@
 
 #include "formats/fabric_io.h"
 #include "pattern_refinement.h"
+#include "router.h"
 #include "testing/routing_support.h"
 #include "testing/topologies.h"
 
@@ -452,9 +453,11 @@ TEST(Routing, PatternRefinementMovesEntriesToShortestNextHops) {
   const std::vector<double> before = estimate_patterns(f, r.lfts, f.host_ports(), patterns);
   const auto loads_before = traced_loads(f, r.lfts, f.host_ports(), f.host_ports());
   const ForwardingTables unrefined = r.lfts;
-  // Passes until one moves nothing, at most four.
+  // Passes until one moves nothing, at most four, on the router's graph.
+  routing::Router router(f, o);
+  router.prepare();
   const auto refine = [&](ForwardingTables& lfts, double weight, std::vector<double>* delta) {
-    PatternRefiner refiner(f, lfts, f.host_ports(), patterns, weight);
+    routing::PatternRefiner refiner = router.pattern_refiner(lfts, patterns, weight);
     EXPECT_TRUE(refiner.applies());
     std::size_t moves = 0;
     for (int pass = 0; pass < 4; ++pass) {
@@ -463,6 +466,7 @@ TEST(Routing, PatternRefinementMovesEntriesToShortestNextHops) {
       if (moved == 0) break;
     }
     if (delta) *delta = refiner.route_delta();
+    lfts = refiner.tables();
     return moves;
   };
   std::vector<double> route_delta;

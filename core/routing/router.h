@@ -22,6 +22,7 @@
 #include "parallel/run_workers.h"
 #include "parallel/thread_count.h"
 #include "parallel/worker_team.h"
+#include "pattern_refinement.h"
 #include "psssp_routing.h"
 #include "routing_graph.h"
 #include "search_kernels.h"
@@ -80,6 +81,13 @@ class Router {
   // ran's channel loads with the routes that layout moves moved (for the
   // one kept: tracing them is most of a layout's time).
   std::vector<double> laid_out_loads(const RoutingResult& ran, TreeLayoutOrder order) const;
+  // After prepare(): a refiner of `lfts` (any shortest routing of this
+  // fabric) for the patterns, on this router's graph, layers and load
+  // sources (pattern_refinement.h). It must not outlive the router.
+  PatternRefiner pattern_refiner(const ForwardingTables& lfts, const StructuredPatterns& patterns,
+                                 double balance_weight) const {
+    return PatternRefiner(fabric_, graph_, layers_, problem_, lfts, patterns, balance_weight);
+  }
 
  private:
   Layers layers_of(const Destination& d);
