@@ -35,7 +35,7 @@ class PatternRefiner::Impl {
         weight_(balance_weight),
         tree_(graph, problem.sources_at.data()),
         row_(graph.vertex_count, SwitchLidTable::kNoRow),
-        col_(graph.vertex_count, kNoPath) {
+        col_(graph.vertex_count, 0) {
     for (Vertex v = 0; v < g_.vertex_count; ++v)
       row_[v] = lfts.row_index(g_.view.node_of_vertex[v]);
     flows_to_.resize(problem.source_ports.size());
@@ -95,8 +95,12 @@ class PatternRefiner::Impl {
     if (root_ == kNoVertexId) return false;
     lid_ = fabric_.port(problem_.source_ports[d]).lid;
     hops_ = layers_.hops(root_);
-    for (Vertex v = 0; v < g_.vertex_count; ++v)
-      col_[v] = row_[v] == SwitchLidTable::kNoRow ? kNoPath : lfts_.at(row_[v], lid_);
+    // Entries that are no port of the switch (kNoPath) read as port 0,
+    // which leads to no switch either.
+    for (Vertex v = 0; v < g_.vertex_count; ++v) {
+      const PortNum p = row_[v] == SwitchLidTable::kNoRow ? 0 : lfts_.at(row_[v], lid_);
+      col_[v] = p < g_.port_stride ? p : 0;
+    }
     tree_.trace(layers_.order(root_), layers_.reached(root_), col_.data());
     shortest_ = true;
     for (Vertex v = 0; v < g_.vertex_count; ++v) {
