@@ -98,7 +98,9 @@ def test_programmed_tables_equal_offline_route(tmp_path):
 # - two director chassis joined by six cables, where the wide
 #   rank-neighbours routing is kept (psssp-route.md, "Rank neighbours");
 # - a dragonfly where it is kept refined for the patterns ("Pattern
-#   refinement").
+#   refinement");
+# - a Dragonfly+ with fast effort, where its groups' layout is kept.
+# A third entry: the plugin options (and the same effort offline).
 SAID = {
     "capacity-on-mixed-rates": (("kary-ntree", "--k", 4, "--n", 3, "--rate", "4xEDR",
                                  "--degrade", 0.1, "--seed", 2), "; load weighed by capacity"),
@@ -110,19 +112,27 @@ SAID = {
                         "; rank neighbours (window 16)"),
     "pattern-refined": (("dragonfly", "--a", 6, "--p", 3, "--h", 3),
                         "; rank neighbours (window 4); pattern-refined ("),
+    "tree-layout-dragonfly-plus-fast": (("dragonfly-plus", "--groups", 15, "--leaves", 4,
+                                         "--spines", 4, "--hosts-per-leaf", 4),
+                                        "; tree layout", "effort=fast"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(SAID))
 def test_choice_said_inside_opensm_and_offline(tmp_path, name):
-    spec, says = SAID[name]
+    spec, says, options = (SAID[name] + ("",))[:3]
     net = generate(spec[0], str(tmp_path / "fabric.net"), *spec[1:])
+    effort = [o.split("=")[1] for o in options.split() if o.startswith("effort=")]
     with IbsimFabric(net, tmp_path) as fabric:
-        osm = route_with_plugin(fabric)
+        osm = route_with_plugin(fabric, options=options)
         assert says in osm.log, osm.log[-3000:]
+        for e in effort:
+            assert e + " effort" in osm.log, osm.log[-3000:]
         topo, fts, _ = check_tables(tmp_path, fabric)
-    proc = route_offline_and_compare(tmp_path, topo, fts)
+    proc = route_offline_and_compare(tmp_path, topo, fts, *(["--effort"] + effort if effort else []))
     assert says in proc.stderr, proc.stderr
+    for e in effort:
+        assert e + " effort" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("effort", ["auto", "fast"])
