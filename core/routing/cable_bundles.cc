@@ -57,6 +57,40 @@ std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
   return level;
 }
 
+std::vector<std::uint32_t> tree_levels_of(const RoutingGraph& g, const std::uint32_t* sources_at,
+                                          const std::vector<std::uint32_t>& level) {
+  bool hosts_at_both_ends = false;
+  for (EdgeId e = 0; e < g.edge_count() && !hosts_at_both_ends; ++e)
+    hosts_at_both_ends = level[g.source[e]] == 0 && level[g.target[e]] == 0;
+  if (!hosts_at_both_ends) return level;
+  // Two sides by BFS colouring (by hand: the graph holds each cable once per
+  // direction, and Boost's is_bipartite wants an undirected graph).
+  std::vector<std::uint32_t> side(g.vertex_count, kNoLevel);
+  std::vector<Vertex> queue;
+  double hosts[2] = {0.0, 0.0};
+  for (Vertex start = 0; start < g.vertex_count; ++start) {
+    if (side[start] != kNoLevel) continue;
+    if (start != 0) return level;  // several parts: each would have sides of its own
+    side[start] = 0;
+    queue.assign(1, start);
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const Vertex u = queue[i];
+      hosts[side[u]] += sources_at[u];
+      for (EdgeId e = g.first_edge[u]; e < g.first_edge[u + 1]; ++e) {
+        const Vertex v = g.target[e];
+        if (side[v] == side[u]) return level;  // an odd cycle: no two sides
+        if (side[v] != kNoLevel) continue;
+        side[v] = 1 - side[u];
+        queue.push_back(v);
+      }
+    }
+  }
+  const std::uint32_t upper = hosts[0] < hosts[1] ? 0 : 1;
+  if (hosts[upper] > kFewUpperHosts * (hosts[0] + hosts[1])) return level;
+  for (Vertex v = 0; v < g.vertex_count; ++v) side[v] = side[v] == upper ? 1 : 0;
+  return side;
+}
+
 EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n) {
   if (u >= g.vertex_count) return kNoEdge;  // kNoVertexId
   std::uint32_t count = 0;

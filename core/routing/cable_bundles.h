@@ -36,6 +36,15 @@ Bundles find_bundles(const RoutingGraph& g);
 std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
                                               const std::uint32_t* sources_at);
 
+// Per switch: the level the tree layout (tree_layout.h) sees. The levels
+// above the hosts, unless they put hosts at both ends of some cable: then,
+// where every cable joins two sides of the switch graph and one side holds
+// at most kFewUpperHosts of the hosts (a grown tree's spines with a few hosts
+// of their own), that side is level 1 and the other level 0.
+constexpr double kFewUpperHosts = 0.1;
+std::vector<std::uint32_t> tree_levels_of(const RoutingGraph& g, const std::uint32_t* sources_at,
+                                          const std::vector<std::uint32_t>& level);
+
 // The (n mod count)-th of u's cables to v, in port order; kNoEdge if u is
 // kNoVertexId or has none.
 EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n);
@@ -45,12 +54,15 @@ EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n);
 void neighbours_at_level(const RoutingGraph& g, const std::vector<std::uint32_t>& level, Vertex u,
                          std::uint32_t at, std::vector<Vertex>& out);
 
-// Both, built once for the passes that follow one routing.
+// Built once for the passes that follow one routing.
 struct CableShape {
   CableShape(const RoutingGraph& g, const std::uint32_t* sources_at)
-      : bundles(find_bundles(g)), level(levels_above_hosts(g, sources_at)) {}
+      : bundles(find_bundles(g)),
+        level(levels_above_hosts(g, sources_at)),
+        tree_level(tree_levels_of(g, sources_at, level)) {}
   Bundles bundles;
   std::vector<std::uint32_t> level;
+  std::vector<std::uint32_t> tree_level;
 };
 
 }  // namespace psssp::routing

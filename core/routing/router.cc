@@ -19,7 +19,8 @@ TreeLevels Router::tree_levels() const {
 bool Router::joined_groups() const {
   if (tree_levels() != TreeLevels::two) return false;
   for (EdgeId e = 0; e < graph_.edge_count(); ++e)
-    if (shape_->level[graph_.source[e]] != 0 && shape_->level[graph_.target[e]] != 0) return true;
+    if (shape_->tree_level[graph_.source[e]] != 0 && shape_->tree_level[graph_.target[e]] != 0)
+      return true;
   return false;
 }
 

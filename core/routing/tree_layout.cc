@@ -18,7 +18,7 @@ class Layout {
         sources_at_(sources_at),
         columns_(columns),
         bundles_(shape.bundles),
-        level_(shape.level),
+        level_(shape.tree_level),
         tree_(g, sources_at),
         back_(g.edge_count(), kNoEdge),
         stamp_(g.vertex_count, 0),
@@ -213,7 +213,7 @@ class Layout {
 }  // namespace
 
 TreeLevels tree_levels(const RoutingGraph& graph, const CableShape& shape) {
-  const std::vector<std::uint32_t>& level = shape.level;
+  const std::vector<std::uint32_t>& level = shape.tree_level;
   if (std::find(level.begin(), level.end(), 1u) == level.end()) return TreeLevels::none;
   for (const std::uint32_t l : level)
     if (l > 2) return TreeLevels::none;  // deeper, or kNoLevel: no switch with hosts reachable
@@ -244,7 +244,7 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
   };
   std::vector<Laid> laid;
   for (const Destination& d : destinations)
-    if (d.loads && d.vertex != kNoVertexId && shape.level[d.vertex] == 0)
+    if (d.loads && d.vertex != kNoVertexId && shape.tree_level[d.vertex] == 0)
       laid.push_back({&d, 0, 0, 1});
   std::sort(laid.begin(), laid.end(), [](const Laid& a, const Laid& b) {
     if (a.d->vertex != b.d->vertex) return a.d->vertex < b.d->vertex;

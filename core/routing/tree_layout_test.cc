@@ -263,6 +263,43 @@ TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
   EXPECT_EQ(lone.tree_layout, RoutingResult::TreeLayout::off);
 }
 
+TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
+  // A grown tree with 4 of its 66 hosts on spines: the leaves and spines are
+  // the two sides of its switch graph, so the layout is a candidate (spine
+  // hosts keep psssp's routes) and kept, ahead on shift and recursive
+  // doubling; with 16 hosts on the spines (about a fifth of them) it is no
+  // tree.
+  topo::GrownTreeParams p;
+  p.leaves = 8;
+  p.spines = 4;
+  p.min_hosts = 4;
+  p.max_hosts = 14;
+  p.uplinks = 4;
+  Fabric grown = topo::build_fabric(topo::grown_tree(p));
+  testing::assign_lids(grown);
+  const RoutingResult laid = route_psssp(grown, RoutingOptions{});
+  EXPECT_EQ(laid.tree_layout, RoutingResult::TreeLayout::leaf_by_leaf);
+  RoutingOptions without;
+  without.tree_layouts = false;
+  const RoutingResult plain = route_psssp(grown, without);
+  EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
+  const std::vector<PortRef> hosts = grown.host_ports();
+  const StructuredPatterns patterns = structured_patterns(grown, hosts, kShiftPhases);
+  const std::vector<double> ours = estimate_patterns(grown, laid.lfts, hosts, patterns);
+  const std::vector<double> theirs = estimate_patterns(grown, plain.lfts, hosts, patterns);
+  ASSERT_GE(ours.size(), 2u);
+  EXPECT_EQ(patterns.patterns[0].name, "shift linear");
+  EXPECT_GT(ours[0], theirs[0]);
+  EXPECT_EQ(patterns.patterns[1].name, "recursive-doubling linear");
+  EXPECT_GT(ours[1], theirs[1]);
+  trace_all(grown, laid.lfts);
+  p.spine_hosts = 4 * p.spines;
+  p.seed = 2;
+  Fabric crowded = topo::build_fabric(topo::grown_tree(p));
+  testing::assign_lids(crowded);
+  EXPECT_LT(route_psssp(crowded, RoutingOptions{}).estimate(Candidate::tree_layout), 0.0);
+}
+
 // The 4:1 tree (4 pods of 4 leaves x 16 hosts, 2 aggregation switches x 2
 // cores, 2 cables per pair) without `drop` of the cables between its first
 // leaf and that leaf's first switch above.
