@@ -20,10 +20,11 @@
 //    first switch below (port order) that has them below it, dealing each
 //    of their bundles in turn; that switch sends it up over the cable the
 //    core's comes down (the mirror).
-// On a two-level tree (no switch two levels above the hosts) the LID comes
-// down from w over cable (k / |A|) mod X, and every leaf cabled to w sends
-// it up over the same position of its own bundle to w; a leaf not cabled
-// to w keeps psssp's entry.
+// On a two-level tree (no switch two levels above the leaves; levels as
+// CableShape::tree_level gives them) the LID comes down from w over cable
+// (k / |A|) mod X, and every leaf cabled to w sends it up over the same
+// position of its own bundle to w; a leaf not cabled to w keeps psssp's
+// entry, and so do hosts on the upper level (a grown tree's spines).
 // The turns and the counts n depend on the order the LIDs are laid out in:
 // leaf by leaf (vertex order), or round robin over the leaves (every leaf's
 // LID k before any leaf's LID k + 1), which gives each leaf's LIDs through w
