@@ -230,6 +230,22 @@ TEST(TreeLayout, OnlyOnTrees) {
   }
 }
 
+// The judged estimates of shift and recursive doubling in fabric order:
+// `laid`'s above `factor` times `plain`'s.
+void expect_ahead_on_shift_and_doubling(const Fabric& f, const ForwardingTables& laid,
+                                        const ForwardingTables& plain, double factor) {
+  const std::vector<PortRef> hosts = f.host_ports();
+  const StructuredPatterns p = structured_patterns(f, hosts, kShiftPhases);
+  const std::vector<double> ours = estimate_patterns(f, laid, hosts, p);
+  const std::vector<double> theirs = estimate_patterns(f, plain, hosts, p);
+  ASSERT_EQ(ours.size(), theirs.size());
+  ASSERT_GE(ours.size(), 2u);
+  EXPECT_EQ(p.patterns[0].name, "shift linear");
+  EXPECT_GT(ours[0], factor * theirs[0]);
+  EXPECT_EQ(p.patterns[1].name, "recursive-doubling linear");
+  EXPECT_GT(ours[1], factor * theirs[1]);
+}
+
 TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
   // Fast effort judged on the patterns: a Dragonfly+ (two-level groups
   // joined between their spines) gets the layout candidate and keeps it:
@@ -247,17 +263,8 @@ TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
   EXPECT_EQ(laid.tree_layout, RoutingResult::TreeLayout::leaf_by_leaf);
   RoutingOptions without = fast;
   without.tree_layouts = false;
-  const RoutingResult plain = route_psssp(dragonfly_plus, without);
-  const std::vector<PortRef> hosts = dragonfly_plus.host_ports();
-  const StructuredPatterns p = structured_patterns(dragonfly_plus, hosts, kShiftPhases);
-  const std::vector<double> ours = estimate_patterns(dragonfly_plus, laid.lfts, hosts, p);
-  const std::vector<double> theirs = estimate_patterns(dragonfly_plus, plain.lfts, hosts, p);
-  ASSERT_EQ(ours.size(), theirs.size());
-  ASSERT_GE(ours.size(), 2u);
-  EXPECT_EQ(p.patterns[0].name, "shift linear");
-  EXPECT_GT(ours[0], 1.2 * theirs[0]);
-  EXPECT_EQ(p.patterns[1].name, "recursive-doubling linear");
-  EXPECT_GT(ours[1], 1.2 * theirs[1]);
+  expect_ahead_on_shift_and_doubling(dragonfly_plus, laid.lfts,
+                                     route_psssp(dragonfly_plus, without).lfts, 1.2);
   const RoutingResult lone = route_psssp(two, fast);
   EXPECT_LT(lone.estimate(Candidate::tree_layout), 0.0);
   EXPECT_EQ(lone.tree_layout, RoutingResult::TreeLayout::off);
@@ -283,15 +290,7 @@ TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
   without.tree_layouts = false;
   const RoutingResult plain = route_psssp(grown, without);
   EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
-  const std::vector<PortRef> hosts = grown.host_ports();
-  const StructuredPatterns patterns = structured_patterns(grown, hosts, kShiftPhases);
-  const std::vector<double> ours = estimate_patterns(grown, laid.lfts, hosts, patterns);
-  const std::vector<double> theirs = estimate_patterns(grown, plain.lfts, hosts, patterns);
-  ASSERT_GE(ours.size(), 2u);
-  EXPECT_EQ(patterns.patterns[0].name, "shift linear");
-  EXPECT_GT(ours[0], theirs[0]);
-  EXPECT_EQ(patterns.patterns[1].name, "recursive-doubling linear");
-  EXPECT_GT(ours[1], theirs[1]);
+  expect_ahead_on_shift_and_doubling(grown, laid.lfts, plain.lfts, 1.0);
   trace_all(grown, laid.lfts);
   p.spine_hosts = 4 * p.spines;
   p.seed = 2;
