@@ -274,8 +274,8 @@ TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
   // A grown tree with 4 of its 66 hosts on spines: the leaves and spines are
   // the two sides of its switch graph, so the layout is a candidate (spine
   // hosts keep psssp's routes) and kept, ahead on shift and recursive
-  // doubling; with 16 hosts on the spines (about a fifth of them) it is no
-  // tree.
+  // doubling; with 16 hosts on the spines (about a fifth of them), or a
+  // cable between two leaves (no two sides), it is no tree.
   topo::GrownTreeParams p;
   p.leaves = 8;
   p.spines = 4;
@@ -292,6 +292,11 @@ TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
   EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
   expect_ahead_on_shift_and_doubling(grown, laid.lfts, plain.lfts, 1.0);
   trace_all(grown, laid.lfts);
+  topo::TopologySpec joined = topo::grown_tree(p);
+  joined.cables.push_back({0, 1, 0, 0});  // leaf to leaf
+  Fabric odd = topo::build_fabric(joined);
+  testing::assign_lids(odd);
+  EXPECT_LT(route_psssp(odd, RoutingOptions{}).estimate(Candidate::tree_layout), 0.0);
   p.spine_hosts = 4 * p.spines;
   p.seed = 2;
   Fabric crowded = topo::build_fabric(topo::grown_tree(p));
