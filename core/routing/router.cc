@@ -16,14 +16,6 @@ TreeLevels Router::tree_levels() const {
   return shape_ ? routing::tree_levels(graph_, *shape_) : TreeLevels::none;
 }
 
-bool Router::joined_groups() const {
-  if (tree_levels() != TreeLevels::two) return false;
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e)
-    if (shape_->tree_level[graph_.source[e]] != 0 && shape_->tree_level[graph_.target[e]] != 0)
-      return true;
-  return false;
-}
-
 bool Router::prepare() {
   if (prepared_) return full_effort_;
   prepared_ = true;

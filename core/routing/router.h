@@ -62,9 +62,6 @@ class Router {
   // After prepare(): the tree layout the switches take (tree_layout.h);
   // none outside minimal mode.
   TreeLevels tree_levels() const;
-  // After prepare(): a two-level tree whose upper switches are cabled to one
-  // another (a Dragonfly+: groups joined by cables between their spines).
-  bool joined_groups() const;
 
   // The BFS per switch and the choice of effort (run() calls it if needed);
   // returns whether the routing will be full effort.

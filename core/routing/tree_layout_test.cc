@@ -246,11 +246,11 @@ void expect_ahead_on_shift_and_doubling(const Fabric& f, const ForwardingTables&
   EXPECT_GT(ours[1], factor * theirs[1]);
 }
 
-TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
+TEST(TreeLayout, FastEffortLaysOutTwoLevels) {
   // Fast effort judged on the patterns: a Dragonfly+ (two-level groups
-  // joined between their spines) gets the layout candidate and keeps it:
-  // ahead on shift and recursive doubling; a lone two-level tree does not
-  // (plain P-SSSP already deals a leaf's partners over distinct spines).
+  // joined between their spines) gets the layout candidate and keeps it,
+  // ahead on shift and recursive doubling; a lone two-level tree keeps it
+  // too, within the margin of plain P-SSSP on the bisections.
   Fabric dragonfly_plus = topo::build_fabric(topo::dragonfly_plus(15, 4, 4, 4, 4));
   testing::assign_lids(dragonfly_plus);
   Fabric two = topo::build_fabric(topo::fattree2(8, 8, 4, 2, 0));
@@ -266,8 +266,13 @@ TEST(TreeLayout, FastEffortLaysOutJoinedGroupsOnly) {
   expect_ahead_on_shift_and_doubling(dragonfly_plus, laid.lfts,
                                      route_psssp(dragonfly_plus, without).lfts, 1.2);
   const RoutingResult lone = route_psssp(two, fast);
-  EXPECT_LT(lone.estimate(Candidate::tree_layout), 0.0);
-  EXPECT_EQ(lone.tree_layout, RoutingResult::TreeLayout::off);
+  EXPECT_FALSE(lone.full_effort);
+  EXPECT_GT(lone.estimate(Candidate::tree_layout), 0.0);
+  EXPECT_LT(lone.estimate(Candidate::tree_layout_round_robin), 0.0);
+  EXPECT_EQ(lone.tree_layout, RoutingResult::TreeLayout::leaf_by_leaf);
+  EXPECT_GE(lone.estimate(Candidate::tree_layout) * (1.0 + kFastSwitchMargin),
+            lone.estimate(Candidate::switches));
+  trace_all(two, lone.lfts);
 }
 
 TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
