@@ -57,8 +57,8 @@ std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
   return level;
 }
 
-std::vector<std::uint32_t> tree_levels_of(const RoutingGraph& g, const std::uint32_t* sources_at,
-                                          const std::vector<std::uint32_t>& level) {
+std::vector<std::uint32_t> layout_levels(const RoutingGraph& g, const std::uint32_t* sources_at,
+                                         const std::vector<std::uint32_t>& level) {
   bool hosts_at_both_ends = false;
   for (EdgeId e = 0; e < g.edge_count() && !hosts_at_both_ends; ++e)
     hosts_at_both_ends = level[g.source[e]] == 0 && level[g.target[e]] == 0;
@@ -89,6 +89,22 @@ std::vector<std::uint32_t> tree_levels_of(const RoutingGraph& g, const std::uint
   if (hosts[upper] > kFewUpperHosts * (hosts[0] + hosts[1])) return level;
   for (Vertex v = 0; v < g.vertex_count; ++v) side[v] = side[v] == upper ? 1 : 0;
   return side;
+}
+
+TreeLevels which_tree(const RoutingGraph& graph, const std::vector<std::uint32_t>& level) {
+  if (std::find(level.begin(), level.end(), 1u) == level.end()) return TreeLevels::none;
+  for (const std::uint32_t l : level)
+    if (l > 2) return TreeLevels::none;  // deeper, or kNoLevel: no switch with hosts reachable
+  // Two levels: cables between the switches above the leaves (a
+  // Dragonfly+'s global cables between the spines of its groups) are
+  // allowed; the layout sets only entries one hop from a leaf, or of leaves.
+  const bool two = std::find(level.begin(), level.end(), 2u) == level.end();
+  for (EdgeId e = 0; e < graph.edge_count(); ++e) {
+    const std::uint32_t from = level[graph.source[e]], to = level[graph.target[e]];
+    if (two && from == 1 && to == 1) continue;
+    if (from != to + 1 && to != from + 1) return TreeLevels::none;
+  }
+  return two ? TreeLevels::two : TreeLevels::three;
 }
 
 EdgeId nth_cable(const RoutingGraph& g, Vertex u, Vertex v, std::uint32_t n) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-// What the cable passes (parallel_cables.h, top_regroup.h) read of the
-// switch graph: its bundles (several cables of one rate between one pair of
-// switches, per direction) and each switch's level above the switches with
-// hosts (a fat tree's levels).
+// What the cable passes (parallel_cables.h, top_regroup.h) and the tree
+// layout (tree_layout.h) read of the switch graph: its bundles (several
+// cables of one rate between one pair of switches, per direction), each
+// switch's level above the switches with hosts (a fat tree's levels) and
+// which tree, if any, the layout sees.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +43,16 @@ std::vector<std::uint32_t> levels_above_hosts(const RoutingGraph& g,
 // at most kFewUpperHosts of the hosts (a grown tree's spines with a few hosts
 // of their own), that side is level 1 and the other level 0.
 constexpr double kFewUpperHosts = 0.1;
-std::vector<std::uint32_t> tree_levels_of(const RoutingGraph& g, const std::uint32_t* sources_at,
-                                          const std::vector<std::uint32_t>& level);
+std::vector<std::uint32_t> layout_levels(const RoutingGraph& g, const std::uint32_t* sources_at,
+                                         const std::vector<std::uint32_t>& level);
+
+// Which tree the switch graph is on `tree_level` (none if neither): some
+// switch on level 1, and every cable between adjacent levels; three levels
+// with some switch on level 2 (none above), else two, where cables between
+// level-1 switches are allowed too (a Dragonfly+'s groups). The layout lays
+// out the host LIDs of level 0 only.
+enum class TreeLevels { none, two, three };
+TreeLevels which_tree(const RoutingGraph& g, const std::vector<std::uint32_t>& tree_level);
 
 // The (n mod count)-th of u's cables to v, in port order; kNoEdge if u is
 // kNoVertexId or has none.
@@ -59,10 +68,12 @@ struct CableShape {
   CableShape(const RoutingGraph& g, const std::uint32_t* sources_at)
       : bundles(find_bundles(g)),
         level(levels_above_hosts(g, sources_at)),
-        tree_level(tree_levels_of(g, sources_at, level)) {}
+        tree_level(layout_levels(g, sources_at, level)),
+        tree(which_tree(g, tree_level)) {}
   Bundles bundles;
   std::vector<std::uint32_t> level;
   std::vector<std::uint32_t> tree_level;
+  TreeLevels tree;
 };
 
 }  // namespace psssp::routing

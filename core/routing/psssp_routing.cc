@@ -289,13 +289,14 @@ class Choice {
         scored_.push_back({c, -1.0, {}});
       else
         scored_.push_back(score(judge_, c, laid.lfts));
-      // Fast effort on a two-level tree: the layout (d-mod-k's order, which
-      // the tree engines give) unless it is behind beyond the margin; its
-      // lead on the patterns not judged does not show on the few flows.
-      const double needed = scored_[best].bisect * (best == 0 ? judge_.margin : 1.0);
-      if (two_levels && !plan_.full ? scored_.back().bisect * judge_.margin < scored_[best].bisect
-                                    : scored_.back().bisect <= needed)
-        continue;
+      // Kept when ahead (of the default: beyond the margin); with fast effort
+      // on a two-level tree unless behind beyond it: the layout is d-mod-k's
+      // order, whose lead on the patterns not judged the few flows miss.
+      const double laid_bisect = scored_.back().bisect, kept = scored_[best].bisect;
+      const bool take = two_levels && !plan_.full
+                            ? laid_bisect * judge_.margin >= kept
+                            : laid_bisect > kept * (best == 0 ? judge_.margin : 1.0);
+      if (!take) continue;
       best = scored_.size() - 1;
       laid_best_ = std::move(laid);
       laid_best_order_ = order;

@@ -12,9 +12,7 @@
 
 namespace psssp::routing {
 
-TreeLevels Router::tree_levels() const {
-  return shape_ ? routing::tree_levels(graph_, *shape_) : TreeLevels::none;
-}
+TreeLevels Router::tree_levels() const { return shape_ ? shape_->tree : TreeLevels::none; }
 
 bool Router::prepare() {
   if (prepared_) return full_effort_;

@@ -59,8 +59,8 @@ class Router {
   // Whether loads are weighed by capacity (then candidates compare on the
   // capacity-aware eBB, the measure the weights aim at).
   bool weighs_capacity() const { return loads_.weighs_capacity(); }
-  // After prepare(): the tree layout the switches take (tree_layout.h);
-  // none outside minimal mode.
+  // After prepare(): the tree the layout sees (CableShape::tree); none
+  // outside minimal mode.
   TreeLevels tree_levels() const;
 
   // The BFS per switch and the choice of effort (run() calls it if needed);

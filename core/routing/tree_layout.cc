@@ -25,7 +25,7 @@ class Layout {
         via_(g.vertex_count, kNoVertexId),
         via_edge_(g.vertex_count, kNoEdge),
         up_edge_(g.vertex_count, kNoEdge),
-        two_level_(tree_levels(g, shape) == TreeLevels::two) {
+        two_level_(shape.tree == TreeLevels::two) {
     // Each edge's way back: the first cable (port order) of its target to
     // its source.
     for (Vertex u = 0; u < g.vertex_count; ++u)
@@ -212,29 +212,12 @@ class Layout {
 
 }  // namespace
 
-TreeLevels tree_levels(const RoutingGraph& graph, const CableShape& shape) {
-  const std::vector<std::uint32_t>& level = shape.tree_level;
-  if (std::find(level.begin(), level.end(), 1u) == level.end()) return TreeLevels::none;
-  for (const std::uint32_t l : level)
-    if (l > 2) return TreeLevels::none;  // deeper, or kNoLevel: no switch with hosts reachable
-  // Two levels: cables between the switches above the leaves (a
-  // Dragonfly+'s global cables between the spines of its groups) are
-  // allowed; the layout sets only entries one hop from a leaf, or of leaves.
-  const bool two = std::find(level.begin(), level.end(), 2u) == level.end();
-  for (EdgeId e = 0; e < graph.edge_count(); ++e) {
-    const std::uint32_t from = level[graph.source[e]], to = level[graph.target[e]];
-    if (two && from == 1 && to == 1) continue;
-    if (from != to + 1 && to != from + 1) return TreeLevels::none;
-  }
-  return two ? TreeLevels::two : TreeLevels::three;
-}
-
 TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
                         const std::vector<Destination>& destinations,
                         const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
                         PortNum* columns) {
   TreeLayout result;
-  if (tree_levels(graph, shape) == TreeLevels::none) return result;
+  if (shape.tree == TreeLevels::none) return result;
   // Each leaf's load-carrying ports in the order of the leaf's ports they
   // are cabled to (their position), the LIDs of a port (LMC) in LID order
   // (their class); leaves in vertex order.

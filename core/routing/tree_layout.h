@@ -53,15 +53,6 @@ struct TreeLayout {
   std::vector<double> route_delta;  // with_loads: per edge, the routes it gains (or loses)
 };
 
-// Which tree the switch graph is (none if neither), on the shape's
-// tree_level (cable_bundles.h: hosts on level 0, or a few also on level 1
-// of a two-sided graph): some switch on level 1, and every cable between
-// adjacent levels; three levels with some switch on level 2 (none above),
-// else two, where cables between level-1 switches are allowed too (a
-// Dragonfly+'s groups). Only the host LIDs of level 0 are laid out.
-enum class TreeLevels { none, two, three };
-TreeLevels tree_levels(const RoutingGraph& graph, const CableShape& shape);
-
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
 // above, with the change of routes per edge (route_delta) if `with_loads`.
 // applied false where it does not apply or some route would not be
