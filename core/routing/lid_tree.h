@@ -53,9 +53,11 @@ class LidTree {
                   std::vector<ColumnChange>& changes, std::size_t from,
                   std::vector<double>& route_delta, std::vector<double>* dest_delta);
 
- private:
+  // Traces col and adds sign x its routes (and destinations) per edge.
   void add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col, double sign,
                  std::vector<double>& route_delta, std::vector<double>* dest_delta);
+
+ private:
 
   const RoutingGraph& g_;
   const std::uint32_t* sources_at_;

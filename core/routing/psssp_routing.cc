@@ -214,7 +214,7 @@ class Choice {
         laid_best_.reset();
       } else if (chosen != best && chosen >= first_layout_) {
         laid_best_order_ = layout_orders_[chosen - first_layout_];
-        laid_best_ = router_.laid_out(routed_[0], laid_best_order_, threads_);
+        laid_best_ = router_.laid_out(routed_[0], laid_best_order_, threads_, &laid_columns_);
       } else if (chosen != best) {
         laid_best_.reset();
       }
@@ -224,7 +224,8 @@ class Choice {
                                               scored_[best].judged[p]);
     }
     if (laid_best_) {
-      laid_best_->channel_load = router_.laid_out_loads(routed_[0], laid_best_order_);
+      laid_best_->channel_load = router_.laid_out_loads(routed_[0], laid_columns_, threads_);
+      laid_columns_ = std::vector<PortNum>();
       routed_[0] = std::move(*laid_best_);  // in the default's place
       best = 0;
     } else if (plan_.layouts && best == 0) {
@@ -284,7 +285,8 @@ class Choice {
       const Candidate c = order == TreeLayoutOrder::leaf_by_leaf
                               ? Candidate::tree_layout
                               : Candidate::tree_layout_round_robin;
-      RoutingResult laid = router_.laid_out(routed_[0], order, threads_);
+      std::vector<PortNum> columns;
+      RoutingResult laid = router_.laid_out(routed_[0], order, threads_, &columns);
       if (laid.tree_layout == RoutingResult::TreeLayout::off)
         scored_.push_back({c, -1.0, {}});
       else
@@ -300,6 +302,7 @@ class Choice {
       best = scored_.size() - 1;
       laid_best_ = std::move(laid);
       laid_best_order_ = order;
+      laid_columns_ = std::move(columns);
     }
   }
 
@@ -401,6 +404,7 @@ class Choice {
   std::vector<TreeLayoutOrder> layout_orders_;
   std::size_t first_layout_ = 0;
   std::optional<RoutingResult> laid_best_;
+  std::vector<PortNum> laid_columns_;  // laid_best_'s, for its loads
   std::optional<RoutingResult> refined_;  // the pattern refinement's, if scored
   std::size_t refined_at_ = ~std::size_t{0};
   TreeLayoutOrder laid_best_order_ = TreeLayoutOrder::round_robin;

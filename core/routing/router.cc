@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "lid_columns.h"
+#include "lid_tree.h"
+#include "parallel/run_workers.h"
 #include "parallel_cables.h"
 #include "top_regroup.h"
 #include "tree_layout.h"
@@ -107,14 +109,13 @@ RoutingResult Router::run() {
   return result;
 }
 
-RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order,
-                               unsigned threads) const {
+RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads,
+                               std::vector<PortNum>* columns_out) const {
   RoutingResult result;
   if (!shape_) return result;
   std::vector<PortNum> columns = columns_;
   if (!lay_out_tree(graph_, *shape_, layers_, problem_.destinations, problem_.sources_at.data(),
-                    order, false, columns.data())
-           .applied)
+                    order, columns.data()))
     return result;
   result.tree_layout = order == TreeLayoutOrder::round_robin
                            ? RoutingResult::TreeLayout::round_robin
@@ -127,17 +128,38 @@ RoutingResult Router::laid_out(const RoutingResult& ran, TreeLayoutOrder order,
   result.order = ran.order;
   result.tie_break = ran.tie_break;
   result.tie_slack = ran.tie_slack;
+  if (columns_out) *columns_out = std::move(columns);
   return result;
 }
 
-std::vector<double> Router::laid_out_loads(const RoutingResult& ran, TreeLayoutOrder order) const {
+std::vector<double> Router::laid_out_loads(const RoutingResult& ran,
+                                           const std::vector<PortNum>& laid_columns,
+                                           unsigned threads) const {
+  // Every LID's routes traced once on the laid-out columns take the place
+  // of ran's (the routes between switches; the host links carry the same).
+  // Slices of the LIDs on the threads, each into its own counts (whole
+  // numbers: the sum does not depend on the threads).
+  const std::vector<Destination>& lids = problem_.destinations;
+  const unsigned slices = std::max(1u, std::min(threads, static_cast<unsigned>(lids.size())));
+  std::vector<std::vector<double>> routes(slices);
+  parallel::parallel_slices(lids.size(), slices, [&](std::size_t begin, std::size_t end,
+                                                     unsigned slice) {
+    routes[slice].assign(graph_.edge_count(), 0.0);
+    LidTree tree(graph_, problem_.sources_at.data());
+    for (std::size_t i = begin; i < end; ++i) {
+      const Destination& d = lids[i];
+      if (d.loads && d.vertex != kNoVertexId)
+        tree.add_loads(layers_.order(d.vertex), layers_.reached(d.vertex),
+                       laid_columns.data() + static_cast<std::size_t>(d.lid) * graph_.vertex_count,
+                       1.0, routes[slice], nullptr);
+    }
+  });
   std::vector<double> load = ran.channel_load;
-  if (!shape_) return load;
-  std::vector<PortNum> columns = columns_;
-  const TreeLayout laid = lay_out_tree(graph_, *shape_, layers_, problem_.destinations,
-                                       problem_.sources_at.data(), order, true, columns.data());
-  if (!laid.applied) return load;
-  for (EdgeId e = 0; e < graph_.edge_count(); ++e) load[graph_.channel[e]] += laid.route_delta[e];
+  for (EdgeId e = 0; e < graph_.edge_count(); ++e) {
+    double laid = 0.0;
+    for (const std::vector<double>& r : routes) laid += r[e];
+    load[graph_.channel[e]] += laid - loads_.routes()[e];
+  }
   return load;
 }
 

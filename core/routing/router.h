@@ -72,12 +72,16 @@ class Router {
   // After run() gave `ran`: its tables with the routes to the host LIDs laid
   // out as on a fat tree (tree_layout.h), its other fields as ran's but no
   // channel loads (enough to compare candidates); tree_layout off (and no
-  // tables) where that does not apply. Reads only, so layouts may run side
-  // by side.
-  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads) const;
-  // ran's channel loads with the routes that layout moves moved (for the
-  // one kept: tracing them is most of a layout's time).
-  std::vector<double> laid_out_loads(const RoutingResult& ran, TreeLayoutOrder order) const;
+  // tables) where that does not apply. The laid-out columns into `columns`
+  // if given (for laid_out_loads). Reads only, so layouts may run side by
+  // side.
+  RoutingResult laid_out(const RoutingResult& ran, TreeLayoutOrder order, unsigned threads,
+                         std::vector<PortNum>* columns = nullptr) const;
+  // ran's channel loads with the routes of laid_out's columns in place of
+  // ran's (for the one kept: tracing them is most of a layout's time).
+  std::vector<double> laid_out_loads(const RoutingResult& ran,
+                                     const std::vector<PortNum>& laid_columns,
+                                     unsigned threads) const;
   // After prepare(): a refiner of `lfts` (any shortest routing of this
   // fabric) for the patterns, on this router's graph, layers and load
   // sources (pattern_refinement.h). It must not outlive the router.

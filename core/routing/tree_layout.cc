@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "lid_tree.h"
+#include "lid_tree.h"  // set_entry, undo_changes
 
 namespace psssp::routing {
 namespace {
@@ -19,7 +19,6 @@ class Layout {
         columns_(columns),
         bundles_(shape.bundles),
         level_(shape.tree_level),
-        tree_(g, sources_at),
         back_(g.edge_count(), kNoEdge),
         stamp_(g.vertex_count, 0),
         via_(g.vertex_count, kNoVertexId),
@@ -37,8 +36,7 @@ class Layout {
   // changed) if one would not be minimal. About one step per LFT entry set:
   // the switches below w and below the core are marked first.
   bool lay_out(const Destination& d, std::uint32_t position, std::uint32_t lmc_class,
-               std::uint32_t classes, std::vector<ColumnChange>& changes,
-               std::vector<double>* route_delta) {
+               std::uint32_t classes, std::vector<ColumnChange>& changes) {
     const Vertex leaf = d.vertex;
     PortNum* col = columns_ + static_cast<std::size_t>(d.lid) * g_.vertex_count;
     const std::uint16_t* order = layers_.order(leaf);
@@ -55,7 +53,7 @@ class Layout {
     const std::uint32_t rotation = lmc_class * std::max(1u, a / std::max(1u, classes));
     const std::uint32_t k = position + rotation;
     const Vertex w = above_[k % a];
-    if (two_level_) return lay_out_two_level(d, k, w, a, col, order, reached, changes, route_delta);
+    if (two_level_) return lay_out_two_level(d, k, w, a, col, changes);
     neighbours_at_level(g_, level_, w, 2, cores_);
     if (cores_.empty()) return false;
     const Vertex core = cores_[(lids_through(lmc_class)[w]++ + rotation / a) % cores_.size()];
@@ -79,12 +77,8 @@ class Layout {
                 set_toward(col, u, cable(via_edge_[u], turns[via_edge_[u]]++), changes) &&
                 (v == w || set_toward(col, v, cable(up_edge_[v], y), changes));
     }
-    if (!minimal) {
-      undo_changes(changes, first);
-      return false;
-    }
-    if (route_delta) tree_.add_change(order, reached, col, changes, first, *route_delta, nullptr);
-    return true;
+    if (!minimal) undo_changes(changes, first);
+    return minimal;
   }
 
  private:
@@ -94,8 +88,7 @@ class Layout {
   // LIDs that share a switch and a cable down share the cable up too; a
   // leaf not cabled to w keeps psssp's entry (its own minimal path).
   bool lay_out_two_level(const Destination& d, std::uint32_t k, Vertex w, std::uint32_t a,
-                         PortNum* col, const std::uint16_t* order, std::uint32_t reached,
-                         std::vector<ColumnChange>& changes, std::vector<double>* route_delta) {
+                         PortNum* col, std::vector<ColumnChange>& changes) {
     const std::size_t first = changes.size();
     const std::uint32_t round = k / a;
     bool minimal = set_toward(col, w, cable(nth_cable(g_, w, d.vertex, 0), round), changes);
@@ -111,12 +104,8 @@ class Layout {
       stamp_[u] = stamp_now_;
       minimal = set_toward(col, u, cable(back_[e], round), changes);
     }
-    if (!minimal) {
-      undo_changes(changes, first);
-      return false;
-    }
-    if (route_delta) tree_.add_change(order, reached, col, changes, first, *route_delta, nullptr);
-    return true;
+    if (!minimal) undo_changes(changes, first);
+    return minimal;
   }
 
   std::uint32_t* turns_of(std::uint32_t lmc_class) {
@@ -194,7 +183,6 @@ class Layout {
   PortNum* columns_;
   const Bundles& bundles_;
   const std::vector<std::uint32_t>& level_;
-  LidTree tree_;
   const std::uint16_t* hops_ = nullptr;  // to the current LID's switch
   std::vector<Vertex> above_, cores_, below_;
   std::vector<EdgeId> back_;  // per edge: the first cable back
@@ -212,12 +200,10 @@ class Layout {
 
 }  // namespace
 
-TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
-                        const std::vector<Destination>& destinations,
-                        const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
-                        PortNum* columns) {
-  TreeLayout result;
-  if (shape.tree == TreeLevels::none) return result;
+bool lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
+                  const std::vector<Destination>& destinations, const std::uint32_t* sources_at,
+                  TreeLayoutOrder order, PortNum* columns) {
+  if (shape.tree == TreeLevels::none) return false;
   // Each leaf's load-carrying ports in the order of the leaf's ports they
   // are cabled to (their position), the LIDs of a port (LMC) in LID order
   // (their class); leaves in vertex order.
@@ -252,19 +238,13 @@ TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, cons
     std::stable_sort(laid.begin(), laid.end(), [](const Laid& a, const Laid& b) {
       return a.position != b.position ? a.position < b.position : a.lmc_class < b.lmc_class;
     });
-  if (with_loads) {
-    result.route_delta.assign(graph.edge_count(), 0.0);
-  }
   Layout layout(graph, shape, layers, sources_at, columns);
   std::vector<ColumnChange> changes;  // one LID's
   for (const Laid& l : laid) {
     changes.clear();
-    if (!layout.lay_out(*l.d, l.position, l.lmc_class, l.classes, changes,
-                        with_loads ? &result.route_delta : nullptr))
-      return TreeLayout{};
+    if (!layout.lay_out(*l.d, l.position, l.lmc_class, l.classes, changes)) return false;
   }
-  result.applied = true;
-  return result;
+  return true;
 }
 
 }  // namespace psssp::routing

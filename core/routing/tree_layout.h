@@ -48,18 +48,11 @@ namespace psssp::routing {
 
 enum class TreeLayoutOrder { leaf_by_leaf, round_robin };
 
-struct TreeLayout {
-  bool applied = false;
-  std::vector<double> route_delta;  // with_loads: per edge, the routes it gains (or loses)
-};
-
 // Lays out `columns` (LID-major, graph.vertex_count entries per LID) as
-// above, with the change of routes per edge (route_delta) if `with_loads`.
-// applied false where it does not apply or some route would not be
-// minimal; `columns` may then be laid out in part (lay out a copy).
-TreeLayout lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
-                        const std::vector<Destination>& destinations,
-                        const std::uint32_t* sources_at, TreeLayoutOrder order, bool with_loads,
-                        PortNum* columns);
+// above. False where it does not apply or some route would not be minimal;
+// `columns` may then be laid out in part (lay out a copy).
+bool lay_out_tree(const RoutingGraph& graph, const CableShape& shape, const HopLayers& layers,
+                  const std::vector<Destination>& destinations, const std::uint32_t* sources_at,
+                  TreeLayoutOrder order, PortNum* columns);
 
 }  // namespace psssp::routing

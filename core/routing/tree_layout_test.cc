@@ -51,6 +51,16 @@ Routes trace_all(const Fabric& f, const ForwardingTables& lfts) {
   return r;
 }
 
+// The loads a routing reports are those its tables give, route by route.
+void expect_loads_of_tables(const Fabric& f, const RoutingResult& r) {
+  std::vector<double> traced(f.channel_count(), 0.0);
+  for (const auto& [pair, path] : trace_all(f, r.lfts).path)
+    for (const ChannelId c : path) traced[c] += 1.0;
+  ASSERT_EQ(r.channel_load.size(), traced.size());
+  for (ChannelId c = 0; c < traced.size(); ++c)
+    ASSERT_DOUBLE_EQ(r.channel_load[c], traced[c]) << "channel " << c;
+}
+
 // The default routing and its tables laid out leaf by leaf.
 struct Laid {
   RoutingResult ran, laid;
@@ -62,8 +72,10 @@ Laid lay_out(const Fabric& f, routing::TreeLayoutOrder order) {
   routing::Router router(f, o);
   Laid l;
   l.ran = router.run();
-  l.laid = router.laid_out(l.ran, order, 1);
-  l.laid.channel_load = router.laid_out_loads(l.ran, order);
+  std::vector<PortNum> columns;
+  l.laid = router.laid_out(l.ran, order, 1, &columns);
+  if (l.laid.tree_layout != RoutingResult::TreeLayout::off)
+    l.laid.channel_load = router.laid_out_loads(l.ran, columns, 2);
   return l;
 }
 
@@ -265,6 +277,7 @@ TEST(TreeLayout, FastEffortLaysOutTwoLevels) {
   without.tree_layouts = false;
   expect_ahead_on_shift_and_doubling(dragonfly_plus, laid.lfts,
                                      route_psssp(dragonfly_plus, without).lfts, 1.2);
+  expect_loads_of_tables(dragonfly_plus, laid);
   const RoutingResult lone = route_psssp(two, fast);
   EXPECT_FALSE(lone.full_effort);
   EXPECT_GT(lone.estimate(Candidate::tree_layout), 0.0);
@@ -296,7 +309,7 @@ TEST(TreeLayout, GrownTreeWithHostsOnSpines) {
   const RoutingResult plain = route_psssp(grown, without);
   EXPECT_LT(plain.estimate(Candidate::tree_layout), 0.0);
   expect_ahead_on_shift_and_doubling(grown, laid.lfts, plain.lfts, 1.0);
-  trace_all(grown, laid.lfts);
+  expect_loads_of_tables(grown, laid);  // spine hosts' LIDs traced as they are
   topo::TopologySpec joined = topo::grown_tree(p);
   joined.cables.push_back({0, 1, 0, 0});  // leaf to leaf
   Fabric odd = topo::build_fabric(joined);
