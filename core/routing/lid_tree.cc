@@ -20,13 +20,21 @@ LidTree::LidTree(const RoutingGraph& g, const std::uint32_t* sources_at)
     : g_(g),
       sources_at_(sources_at),
       next_(g.vertex_count, kNoVertexId),
+      edge_(g.vertex_count, kNoEdge),
       through_(g.vertex_count, 0.0),
       relays_(g.vertex_count, 0) {}
 
 void LidTree::trace(const std::uint16_t* order, std::uint32_t reached, const PortNum* col) {
+  trace_then(order, reached, col, [](Vertex, EdgeId, double) {});
+}
+
+template <typename Complete>
+void LidTree::trace_then(const std::uint16_t* order, std::uint32_t reached, const PortNum* col,
+                         Complete&& complete) {
   for (std::uint32_t i = 1; i < reached; ++i) {
     const Vertex u = order[i];
     const EdgeId e = g_.edge_at_port(u, col[u]);
+    edge_[u] = e;
     next_[u] = e == kNoEdge ? kNoVertexId : g_.target[e];
     through_[u] = sources_at_[u];
     relays_[u] = 0;
@@ -38,6 +46,7 @@ void LidTree::trace(const std::uint16_t* order, std::uint32_t reached, const Por
   for (std::uint32_t i = reached; i-- > 1;) {
     const Vertex u = order[i];
     if (next_[u] == kNoVertexId) continue;
+    complete(u, edge_[u], through_[u]);
     through_[next_[u]] += through_[u];
     ++relays_[next_[u]];
   }
@@ -46,14 +55,11 @@ void LidTree::trace(const std::uint16_t* order, std::uint32_t reached, const Por
 void LidTree::add_loads(const std::uint16_t* order, std::uint32_t reached, const PortNum* col,
                         double sign, std::vector<double>& route_delta,
                         std::vector<double>* dest_delta) {
-  trace(order, reached, col);
-  for (std::uint32_t i = 1; i < reached; ++i) {
-    const Vertex u = order[i];
-    const EdgeId e = g_.edge_at_port(u, col[u]);
-    if (e == kNoEdge || through_[u] == 0.0) continue;
-    route_delta[e] += sign * through_[u];
+  trace_then(order, reached, col, [&](Vertex, EdgeId e, double through) {
+    if (through == 0.0) return;
+    route_delta[e] += sign * through;
     if (dest_delta) (*dest_delta)[e] += sign;
-  }
+  });
 }
 
 void LidTree::add_change(const std::uint16_t* order, std::uint32_t reached, PortNum* col,

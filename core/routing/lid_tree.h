@@ -59,9 +59,16 @@ class LidTree {
 
  private:
 
+  // trace, calling complete(u, edge, through) as each switch's subtree is
+  // complete (before it adds to its next hop's).
+  template <typename Complete>
+  void trace_then(const std::uint16_t* order, std::uint32_t reached, const PortNum* col,
+                  Complete&& complete);
+
   const RoutingGraph& g_;
   const std::uint32_t* sources_at_;
   std::vector<Vertex> next_;
+  std::vector<EdgeId> edge_;  // to next_
   std::vector<double> through_;
   std::vector<std::uint32_t> relays_;
 };
