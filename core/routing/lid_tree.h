@@ -58,7 +58,6 @@ class LidTree {
                  std::vector<double>& route_delta, std::vector<double>* dest_delta);
 
  private:
-
   // trace, calling complete(u, edge, through) as each switch's subtree is
   // complete (before it adds to its next hop's).
   template <typename Complete>

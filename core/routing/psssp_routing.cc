@@ -404,7 +404,7 @@ class Choice {
   std::vector<TreeLayoutOrder> layout_orders_;
   std::size_t first_layout_ = 0;
   std::optional<RoutingResult> laid_best_;
-  std::vector<PortNum> laid_columns_;  // laid_best_'s, for its loads
+  std::vector<PortNum> laid_columns_;     // laid_best_'s, for its loads
   std::optional<RoutingResult> refined_;  // the pattern refinement's, if scored
   std::size_t refined_at_ = ~std::size_t{0};
   TreeLayoutOrder laid_best_order_ = TreeLayoutOrder::round_robin;

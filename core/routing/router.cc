@@ -142,18 +142,19 @@ std::vector<double> Router::laid_out_loads(const RoutingResult& ran,
   const std::vector<Destination>& lids = problem_.destinations;
   const unsigned slices = std::max(1u, std::min(threads, static_cast<unsigned>(lids.size())));
   std::vector<std::vector<double>> routes(slices);
-  parallel::parallel_slices(lids.size(), slices, [&](std::size_t begin, std::size_t end,
-                                                     unsigned slice) {
-    routes[slice].assign(graph_.edge_count(), 0.0);
-    LidTree tree(graph_, problem_.sources_at.data());
-    for (std::size_t i = begin; i < end; ++i) {
-      const Destination& d = lids[i];
-      if (d.loads && d.vertex != kNoVertexId)
-        tree.add_loads(layers_.order(d.vertex), layers_.reached(d.vertex),
-                       laid_columns.data() + static_cast<std::size_t>(d.lid) * graph_.vertex_count,
-                       1.0, routes[slice], nullptr);
-    }
-  });
+  parallel::parallel_slices(
+      lids.size(), slices, [&](std::size_t begin, std::size_t end, unsigned slice) {
+        routes[slice].assign(graph_.edge_count(), 0.0);
+        LidTree tree(graph_, problem_.sources_at.data());
+        for (std::size_t i = begin; i < end; ++i) {
+          const Destination& d = lids[i];
+          if (d.loads && d.vertex != kNoVertexId)
+            tree.add_loads(
+                layers_.order(d.vertex), layers_.reached(d.vertex),
+                laid_columns.data() + static_cast<std::size_t>(d.lid) * graph_.vertex_count, 1.0,
+                routes[slice], nullptr);
+        }
+      });
   std::vector<double> load = ran.channel_load;
   for (EdgeId e = 0; e < graph_.edge_count(); ++e) {
     double laid = 0.0;
