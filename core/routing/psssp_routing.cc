@@ -213,8 +213,9 @@ class Choice {
       if (chosen == refined_at_) {
         laid_best_.reset();
       } else if (chosen != best && chosen >= first_layout_) {
-        laid_best_order_ = layout_orders_[chosen - first_layout_];
-        laid_best_ = router_.laid_out(routed_[0], laid_best_order_, threads_, &laid_columns_);
+        laid_best_.emplace();
+        laid_best_->result = router_.laid_out(routed_[0], layout_orders_[chosen - first_layout_],
+                                              threads_, &laid_best_->columns);
       } else if (chosen != best) {
         laid_best_.reset();
       }
@@ -224,9 +225,10 @@ class Choice {
                                               scored_[best].judged[p]);
     }
     if (laid_best_) {
-      laid_best_->channel_load = router_.laid_out_loads(routed_[0], laid_columns_, threads_);
-      laid_columns_ = std::vector<PortNum>();
-      routed_[0] = std::move(*laid_best_);  // in the default's place
+      laid_best_->result.channel_load =
+          router_.laid_out_loads(routed_[0], laid_best_->columns, threads_);
+      routed_[0] = std::move(laid_best_->result);  // in the default's place
+      laid_best_.reset();
       best = 0;
     } else if (plan_.layouts && best == 0) {
       routed_[0].lfts = router_.tables();
@@ -285,12 +287,12 @@ class Choice {
       const Candidate c = order == TreeLayoutOrder::leaf_by_leaf
                               ? Candidate::tree_layout
                               : Candidate::tree_layout_round_robin;
-      std::vector<PortNum> columns;
-      RoutingResult laid = router_.laid_out(routed_[0], order, threads_, &columns);
-      if (laid.tree_layout == RoutingResult::TreeLayout::off)
+      KeptLayout laid;
+      laid.result = router_.laid_out(routed_[0], order, threads_, &laid.columns);
+      if (laid.result.tree_layout == RoutingResult::TreeLayout::off)
         scored_.push_back({c, -1.0, {}});
       else
-        scored_.push_back(score(judge_, c, laid.lfts));
+        scored_.push_back(score(judge_, c, laid.result.lfts));
       // Kept when ahead (of the default: beyond the margin); with fast effort
       // on a two-level tree unless behind beyond it: the layout is d-mod-k's
       // order, whose lead on the patterns not judged the few flows miss.
@@ -301,8 +303,6 @@ class Choice {
       if (!take) continue;
       best = scored_.size() - 1;
       laid_best_ = std::move(laid);
-      laid_best_order_ = order;
-      laid_columns_ = std::move(columns);
     }
   }
 
@@ -403,11 +403,14 @@ class Choice {
   std::vector<Scored> scored_;  // the routed candidates, then the layouts
   std::vector<TreeLayoutOrder> layout_orders_;
   std::size_t first_layout_ = 0;
-  std::optional<RoutingResult> laid_best_;
-  std::vector<PortNum> laid_columns_;     // laid_best_'s, for its loads
+  // The best layout so far: its routing and its columns (for its loads).
+  struct KeptLayout {
+    RoutingResult result;
+    std::vector<PortNum> columns;
+  };
+  std::optional<KeptLayout> laid_best_;
   std::optional<RoutingResult> refined_;  // the pattern refinement's, if scored
   std::size_t refined_at_ = ~std::size_t{0};
-  TreeLayoutOrder laid_best_order_ = TreeLayoutOrder::round_robin;
 };
 
 }  // namespace
